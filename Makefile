@@ -1,0 +1,49 @@
+# The kit's top-level Makefile.
+#   make            build every lab: labNN (skeleton) and labNN-ref (solution)
+#   make demo       the kit's main job on built-in inputs -> out/demo/index.md
+#   make test       the whole test suite (ends with "N passed, N failed, N skipped")
+#   make skeletons  regenerate every lab's skeleton from solutions/
+#   make bench      every lab's benchmark with the reference (REF=1)
+#   make gpu        on a machine with a GPU: build, GPU tests, sanitizer, benchmarks
+#   make dist-student   the tarball handed to students
+LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
+
+all: common $(LABS)
+
+common:
+	@$(MAKE) --no-print-directory -C common
+
+$(LABS): common
+	@$(MAKE) --no-print-directory -C $@
+
+setup:
+	@common/scripts/setup.sh
+
+test: setup
+	@tests/run
+
+demo: setup
+	@common/scripts/demo.sh
+
+skeletons:
+	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d skeleton || exit 1; done
+
+bench: all
+	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d bench REF=1 || exit 1; done
+
+plot:
+	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d plot || exit 1; done
+
+gpu:
+	@common/scripts/gpu-run.sh
+
+dist-student:
+	@common/scripts/dist-student.sh
+
+clean:
+	@$(MAKE) --no-print-directory -C common clean
+	@$(MAKE) --no-print-directory -C tests clean
+	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
+	rm -rf out tests/log
+
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu dist-student clean

@@ -1,0 +1,58 @@
+/* filters.h - the named convolution filters of the course.
+ *
+ * laplace5  5x5, every coefficient -1, centre 24 (seed 004): edges; not separable
+ * edge3     3x3, -1 around, 8 in the centre: edges; not separable
+ * sharpen3  3x3, 0 -1 0 / -1 5 -1 / 0 -1 0; not separable
+ * gauss5    5x5, outer product of 1 4 6 4 1, divided by 256; separable
+ * box       (2R+1)^2 ones divided by (2R+1)^2; separable
+ * gaussian  binomial weights C(2R,k)/4^R on each axis (a Gaussian of
+ *           variance R/2); separable
+ *
+ * Every filter is stored as integer coefficients over one divisor, so the
+ * weights of laplace5, edge3, sharpen3 and gauss5 are exact in float and
+ * 8-bit results can be compared exactly. gaussian: row/col taps are
+ * C(2R,k)/4^R correctly rounded to double for every R up to 80 (exact up to
+ * R = 28); the 2D weights are exact in float (w32) up to R = 7 and in double
+ * (w64) up to R = 14; coef/divisor (divisor 16^R) are exact up to R = 15.
+ * Beyond R = 15, 16^R does not fit a long: divisor is 0 and coef is all
+ * zero, so use w32/w64/row/col. box: coef 1, divisor (2R+1)^2, taps
+ * 1/(2R+1) (not exact in binary).
+ * For separable filters w64[i*size+j] is exactly col[i]*row[j] (for box this
+ * may differ from 1/(2R+1)^2 in the last bit); otherwise w64 = coef/divisor.
+ * w32 is always (float)w64.
+ */
+#ifndef KIT_FILTERS_H
+#define KIT_FILTERS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KIT_FILTER_MAX_RADIUS 80 /* seed 000: constant memory of 2*80+1 taps */
+
+typedef struct {
+    char name[32];
+    int radius;      /* the filter is (2R+1) x (2R+1) */
+    int size;        /* 2R+1 */
+    int separable;   /* row/col below are valid */
+    long divisor;    /* weight = coef / divisor */
+    long *coef;      /* size*size integer coefficients, row-major */
+    float *w32;      /* size*size weights as float */
+    double *w64;     /* size*size weights as double */
+    double *row;     /* size taps, for separable filters (else NULL) */
+    double *col;     /* size taps; w64[i][j] == col[i]*row[j] */
+} kit_filter;
+
+/* Build a filter by name. radius is used by box and gaussian only (0 means
+ * their default, 2). Returns 0, or -1 with a one-line reason in err. */
+int kit_filter_make(const char *name, int radius, kit_filter *f, char *err, size_t errlen);
+void kit_filter_free(kit_filter *f);
+/* Comma-separated list of the names, for --help. */
+const char *kit_filter_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,165 @@
+/* gpu.cu - CUDA helpers shared by every GPU lab (see gpu.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "gpu.h"
+#include "timing.h"
+
+extern "C" {
+
+void kit_cuda_report(cudaError_t e, const char *what, const char *file, int line)
+{
+    fprintf(stderr, "%s: %s:%d: %s failed: %s (%s)\n", kit_prog, file, line, what,
+            cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+int kit_gpu_init(int device)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        fprintf(stderr, "%s: no CUDA device: %s (skipped)\n", kit_prog,
+                e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return KIT_EXIT_NODEVICE;
+    }
+    if (device < 0 || device >= n) {
+        fprintf(stderr, "%s: --device %d: this machine has %d CUDA device%s (0..%d)\n", kit_prog,
+                device, n, n == 1 ? "" : "s", n - 1);
+        return KIT_EXIT_USAGE;
+    }
+    e = cudaSetDevice(device);
+    if (e == cudaSuccess)
+        e = cudaFree(0); /* create the context now, outside any timing */
+    if (e != cudaSuccess) {
+        if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
+            fprintf(stderr, "%s: no usable CUDA device: %s (skipped)\n", kit_prog,
+                    cudaGetErrorString(e));
+            return KIT_EXIT_NODEVICE;
+        }
+        kit_cuda_report(e, "cudaSetDevice", __FILE__, __LINE__);
+        return KIT_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+void kit_gpu_lines(FILE *fp)
+{
+    int dev = 0, drv = 0, rt = 0;
+    cudaDeviceProp p;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&p, dev) != cudaSuccess) {
+        fprintf(fp, "# gpu: unknown\n");
+        return;
+    }
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    fprintf(fp, "# gpu: %s, compute capability %d.%d, %d SMs, %.1f GiB, L2 %d KiB\n", p.name,
+            p.major, p.minor, p.multiProcessorCount, (double)p.totalGlobalMem / (1 << 30),
+            p.l2CacheSize / 1024);
+    fprintf(fp, "# cuda: driver API %d.%d, runtime %d.%d, device %d\n", drv / 1000,
+            (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10, dev);
+}
+
+int kit_gpu_require_bytes(size_t bytes)
+{
+    size_t freeb = 0, total = 0;
+    cudaError_t e = cudaMemGetInfo(&freeb, &total);
+    if (e != cudaSuccess) {
+        kit_cuda_report(e, "cudaMemGetInfo", __FILE__, __LINE__);
+        return KIT_EXIT_RUNTIME;
+    }
+    if (bytes > freeb) {
+        fprintf(stderr, "%s: this input needs %.1f MiB of GPU memory but only %.1f MiB are free\n",
+                kit_prog, (double)bytes / (1 << 20), (double)freeb / (1 << 20));
+        return KIT_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int kit_gpu_timer_create(kit_gpu_timer *t)
+{
+    CUDA_CHECK(cudaEventCreate(&t->start));
+    CUDA_CHECK(cudaEventCreate(&t->stop));
+    return KIT_OK;
+}
+
+int kit_gpu_timer_start(kit_gpu_timer *t)
+{
+    CUDA_CHECK(cudaEventRecord(t->start, 0));
+    return KIT_OK;
+}
+
+int kit_gpu_timer_stop(kit_gpu_timer *t, double *ms)
+{
+    float f = 0.0f;
+    CUDA_CHECK(cudaEventRecord(t->stop, 0));
+    CUDA_CHECK(cudaEventSynchronize(t->stop));
+    CUDA_CHECK(cudaEventElapsedTime(&f, t->start, t->stop));
+    *ms = f;
+    return KIT_OK;
+}
+
+void kit_gpu_timer_destroy(kit_gpu_timer *t)
+{
+    cudaEventDestroy(t->start);
+    cudaEventDestroy(t->stop);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double kit_gpu_copy_ceiling(size_t bytes, int reps)
+{
+    void *d_a = NULL, *d_b = NULL;
+    kit_gpu_timer t;
+    double *ms = (double *)kit_malloc((size_t)reps * sizeof(double));
+    double gbps = -1.0;
+    if (cudaMalloc(&d_a, bytes) != cudaSuccess || cudaMalloc(&d_b, bytes) != cudaSuccess ||
+        cudaMemset(d_a, 1, bytes) != cudaSuccess || kit_gpu_timer_create(&t) != KIT_OK)
+        goto out;
+    if (cudaMemcpy(d_b, d_a, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess) /* warm-up */
+        goto out_t;
+    for (int i = 0; i < reps; i++) {
+        if (kit_gpu_timer_start(&t) != KIT_OK ||
+            cudaMemcpy(d_b, d_a, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess ||
+            kit_gpu_timer_stop(&t, &ms[i]) != KIT_OK)
+            goto out_t;
+    }
+    qsort(ms, (size_t)reps, sizeof(double), cmp_d);
+    gbps = 2.0 * (double)bytes / (ms[reps / 2] * 1e6);
+out_t:
+    kit_gpu_timer_destroy(&t);
+out:
+    cudaFree(d_a);
+    cudaFree(d_b);
+    free(ms);
+    return gbps;
+}
+
+void *kit_host_alloc(size_t bytes, int pinned)
+{
+    void *p = NULL;
+    if (pinned) {
+        if (cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess)
+            kit_die(KIT_EXIT_RUNTIME, "cannot allocate %zu bytes of pinned host memory", bytes);
+        return p;
+    }
+    return kit_malloc(bytes);
+}
+
+void kit_host_free(void *p, int pinned)
+{
+    if (!p)
+        return;
+    if (pinned)
+        cudaFreeHost(p);
+    else
+        free(p);
+}
+
+} /* extern "C" */

@@ -1,0 +1,92 @@
+/* gpu.h - CUDA helpers shared by every GPU lab: error checks with file:line,
+ * precondition checks for launchers, device start-up (exit 77 without a
+ * device), CUDA-event timing, provenance lines, memory checks and the
+ * measured copy ceiling. Callable from C (host code) and from .cu files.
+ */
+#ifndef KIT_GPU_H
+#define KIT_GPU_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <cuda_runtime_api.h>
+#include "kit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Report a failed CUDA call as "file:line: call: error (name)". */
+void kit_cuda_report(cudaError_t e, const char *what, const char *file, int line);
+
+/* Check a CUDA call; on failure report it and return KIT_RUNTIME_ERROR from
+ * the enclosing function (launchers and lab glue return int status codes). */
+#define CUDA_CHECK(call)                                                        \
+    do {                                                                        \
+        cudaError_t kit_e_ = (call);                                            \
+        if (kit_e_ != cudaSuccess) {                                            \
+            kit_cuda_report(kit_e_, #call, __FILE__, __LINE__);                 \
+            return KIT_RUNTIME_ERROR;                                           \
+        }                                                                       \
+    } while (0)
+
+/* The same, for code that cannot return a status: exits with code 3. */
+#define CUDA_CHECK_EXIT(call)                                                   \
+    do {                                                                        \
+        cudaError_t kit_e_ = (call);                                            \
+        if (kit_e_ != cudaSuccess) {                                            \
+            kit_cuda_report(kit_e_, #call, __FILE__, __LINE__);                 \
+            exit(KIT_EXIT_RUNTIME);                                             \
+        }                                                                       \
+    } while (0)
+
+/* After every launch: the launch error now, and (with KIT_SYNC_CHECK
+ * defined, as `make sanitize` and the tests build) the execution error too. */
+#ifdef KIT_SYNC_CHECK
+#define KIT_CHECK_LAUNCH()                                                      \
+    do {                                                                        \
+        CUDA_CHECK(cudaGetLastError());                                         \
+        CUDA_CHECK(cudaDeviceSynchronize());                                    \
+    } while (0)
+#else
+#define KIT_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+#endif
+
+/* A launcher's precondition: on failure say which and return KIT_UNSUPPORTED. */
+#define KIT_REQUIRE(cond)                                                       \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
+            fprintf(stderr, "%s:%d: precondition failed: %s\n", __FILE__,       \
+                    __LINE__, #cond);                                           \
+            return KIT_UNSUPPORTED;                                             \
+        }                                                                       \
+    } while (0)
+
+/* Select the device. 0 when ready; KIT_EXIT_NODEVICE after one line when
+ * there is no usable CUDA device; KIT_EXIT_USAGE for a bad index. */
+int kit_gpu_init(int device);
+
+/* Provenance lines: GPU name, compute capability, SMs, memory, driver, CUDA. */
+void kit_gpu_lines(FILE *fp);
+
+/* 0 when `bytes` more device memory is free; else one line and KIT_EXIT_USAGE. */
+int kit_gpu_require_bytes(size_t bytes);
+
+/* Event timer on the default stream. */
+typedef struct { cudaEvent_t start, stop; } kit_gpu_timer;
+int kit_gpu_timer_create(kit_gpu_timer *t);
+int kit_gpu_timer_start(kit_gpu_timer *t);
+int kit_gpu_timer_stop(kit_gpu_timer *t, double *ms); /* synchronises */
+void kit_gpu_timer_destroy(kit_gpu_timer *t);
+
+/* Device-to-device copy ceiling: GB/s counting bytes read + written, median
+ * of reps copies of `bytes` bytes. Negative on error. */
+double kit_gpu_copy_ceiling(size_t bytes, int reps);
+
+/* Host buffers that are pinned (page-locked) or pageable. */
+void *kit_host_alloc(size_t bytes, int pinned);
+void kit_host_free(void *p, int pinned);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

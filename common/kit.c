@@ -1,0 +1,84 @@
+/* kit.c - allocation, fatal errors, the seeded generator, atomic writes. */
+#define _POSIX_C_SOURCE 200809L
+#include "kit.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *kit_prog = "kit";
+
+void *kit_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        kit_die(KIT_EXIT_RUNTIME, "out of host memory (%zu bytes)", bytes);
+    return p;
+}
+
+void *kit_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        kit_die(KIT_EXIT_RUNTIME, "out of host memory (%zu x %zu bytes)", count, size);
+    return p;
+}
+
+void kit_die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", kit_prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(code);
+}
+
+void kit_rng_seed(kit_rng *r, unsigned long long seed)
+{
+    r->s = seed;
+}
+
+unsigned long long kit_rng_next(kit_rng *r)
+{
+    unsigned long long z = (r->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+double kit_rng_uniform(kit_rng *r)
+{
+    return (double)(kit_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+int kit_write_file_atomic(const char *path, const void *data, size_t bytes)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = kit_malloc(n);
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        int e = errno;
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    size_t w = fwrite(data, 1, bytes, fp);
+    int bad = (w != bytes);
+    if (fclose(fp) != 0)
+        bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno ? errno : EIO;
+        remove(tmp);
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,66 @@
+/* kit.h - basics shared by every part of the kit: exit codes, return codes of
+ * variant functions, small allocation and error helpers.
+ *
+ * Exit codes (DESIGN.md, harness contract):
+ *   0  every selected variant correct      1  a variant gave a wrong result
+ *   2  bad usage or invalid input          3  CUDA or runtime error
+ *   4  a selected variant not implemented  77 no CUDA device (test skipped)
+ */
+#ifndef KIT_H
+#define KIT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    KIT_EXIT_OK = 0,
+    KIT_EXIT_WRONG = 1,
+    KIT_EXIT_USAGE = 2,
+    KIT_EXIT_RUNTIME = 3,
+    KIT_EXIT_NOTIMPL = 4,
+    KIT_EXIT_NODEVICE = 77
+};
+
+/* What a variant function (conv_v1, matvec_v2, ...) returns. */
+enum {
+    KIT_OK = 0,
+    KIT_NOT_IMPLEMENTED = -1, /* the skeleton's untouched body */
+    KIT_UNSUPPORTED = -2,     /* valid input this variant cannot take */
+    KIT_RUNTIME_ERROR = -3    /* CUDA or system error, already reported */
+};
+
+#define KIT_UNUSED(x) ((void)(x))
+#define KIT_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define KIT_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* malloc/calloc that print one line and exit 3 when memory runs out. */
+void *kit_malloc(size_t bytes);
+void *kit_calloc(size_t count, size_t size);
+
+/* Print "PROG: message" to stderr and exit with code. */
+void kit_die(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3), noreturn))
+#endif
+    ;
+
+/* Program name used in messages (set by the harness from argv[0]). */
+extern const char *kit_prog;
+
+/* Deterministic 64-bit generator (splitmix64) for seeded inputs. */
+typedef struct { unsigned long long s; } kit_rng;
+void kit_rng_seed(kit_rng *r, unsigned long long seed);
+unsigned long long kit_rng_next(kit_rng *r);
+double kit_rng_uniform(kit_rng *r); /* [0, 1) */
+
+/* Write to PATH.tmp then rename, so a reader never sees half a file.
+ * Returns 0 or -1 with errno set. */
+int kit_write_file_atomic(const char *path, const void *data, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

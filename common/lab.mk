@@ -1,0 +1,115 @@
+# common/lab.mk - the rules every lab Makefile includes.
+#
+# A lab Makefile sets, then includes this file:
+#   LAB_SRCS     kit-owned sources of the harness (main.c, ...)
+#   STUDENT_SRCS the files the student edits; the reference versions live in
+#                solutions/<lab>/ under the same names
+#   GPU          1 for a CUDA lab
+#   CHECK_ARGS   argument sets `make check` runs, separated by ';'
+#   LAB_LDLIBS   extra libraries (optional)
+# and may add recipes for bench/plot/profile through BENCH_CMDS etc.
+#
+# Binaries: labNN (the student's files) and labNN-ref (the solution's).
+
+include $(dir $(lastword $(MAKEFILE_LIST)))config.mk
+
+LAB_DIR  := $(CURDIR)
+LAB_NAME := $(notdir $(LAB_DIR))
+LAB_NUM  := $(word 1,$(subst _, ,$(LAB_NAME)))
+SOL_DIR  := $(KIT_ROOT)/solutions/$(LAB_NAME)
+BIN      := lab$(LAB_NUM)
+REF_BIN  := $(BIN)-ref
+OUT      ?= out
+# REF=1: bench, plot, profile and sanitize use the reference binary
+RUN_BIN  := $(if $(filter 1,$(REF)),./$(REF_BIN),./$(BIN))
+GPU      ?= 0
+
+CFLAGS   := $(CFLAGS_KIT) -I$(LAB_DIR) $(LAB_CFLAGS)
+NVCCFLAGS := $(NVCCFLAGS_KIT) -I$(LAB_DIR) $(LAB_NVCCFLAGS)
+ifeq ($(SYNC_CHECK),1)
+  CFLAGS    += -DKIT_SYNC_CHECK
+  NVCCFLAGS += -DKIT_SYNC_CHECK
+endif
+
+LAB_OBJS  := $(patsubst %,build/%.o,$(LAB_SRCS))
+SKEL_OBJS := $(patsubst %,build/skel/%.o,$(STUDENT_SRCS))
+REF_OBJS  := $(patsubst %,build/ref/%.o,$(STUDENT_SRCS))
+HEADERS   := $(wildcard $(LAB_DIR)/*.h) $(wildcard $(COMMON)/*.h)
+
+ifeq ($(GPU),1)
+  LIBS := $(KITLIB) $(KITGPULIB)
+  LINK = $(NVCC) $(NVCC_ARCH) -Xcompiler -fopenmp $^ -o $@ $(LDLIBS_KIT) $(LAB_LDLIBS)
+else
+  LIBS := $(KITLIB)
+  LINK = $(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_KIT) $(LAB_LDLIBS)
+endif
+
+all: $(BIN) $(REF_BIN)
+
+$(BIN): $(LAB_OBJS) $(SKEL_OBJS) $(LIBS)
+	$(LINK)
+
+$(REF_BIN): $(LAB_OBJS) $(REF_OBJS) $(LIBS)
+	$(LINK)
+
+# the kit's library is built by its own Makefile; this only asks it
+$(KITLIB) $(KITGPULIB): FORCE
+	@$(MAKE) --no-print-directory -s -C $(COMMON)
+
+build/%.c.o: %.c $(HEADERS) | build/skel build/ref
+	$(CC) $(CFLAGS) -c $< -o $@
+build/%.cu.o: %.cu $(HEADERS) | build/skel build/ref
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+build/skel/%.c.o: %.c $(HEADERS) | build/skel
+	$(CC) $(CFLAGS) -c $< -o $@
+build/skel/%.cu.o: %.cu $(HEADERS) | build/skel
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+build/ref/%.c.o: $(SOL_DIR)/%.c $(HEADERS) | build/ref
+	$(CC) $(CFLAGS) -c $< -o $@
+build/ref/%.cu.o: $(SOL_DIR)/%.cu $(HEADERS) | build/ref
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+build/skel build/ref build/planted:
+	@mkdir -p $@
+
+# ---- a planted wrong solution: the reference with tests/planted/<lab>.sed
+# applied (a deliberate bug); the tests and the plot panel use it
+PLANTED_SED := $(KIT_ROOT)/tests/planted/$(LAB_NAME).sed
+PLANTED_OBJS := $(patsubst %,build/planted/%.o,$(STUDENT_SRCS))
+build/planted/%: $(SOL_DIR)/% $(PLANTED_SED) | build/planted
+	sed -f $(PLANTED_SED) $< > $@
+	@! cmp -s $< $@ || { echo "$(PLANTED_SED) changed nothing in $<"; rm -f $@; exit 1; }
+build/planted/%.c.o: build/planted/%.c $(HEADERS)
+	$(CC) $(CFLAGS) -c $< -o $@
+build/planted/%.cu.o: build/planted/%.cu $(HEADERS)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+$(BIN)-planted: $(LAB_OBJS) $(PLANTED_OBJS) $(LIBS)
+	$(LINK)
+
+# ---- correctness over several inputs: make check (REF=1 for the solution)
+check: all
+	@fail=0; IFS=';'; for args in $(CHECK_ARGS); do \
+	  unset IFS; printf '%-40s ' "$$args"; \
+	  $(RUN_BIN) --reps 1 --quiet $$args; rc=$$?; \
+	  case $$rc in 0) echo PASS;; 77) echo "SKIP (no CUDA device)";; \
+	    4) echo "not implemented"; fail=1;; *) echo "FAIL (exit $$rc)"; fail=1;; esac; \
+	done; exit $$fail
+
+# ---- the skeleton is generated from the solution, never edited by hand
+skeleton:
+	@for f in $(STUDENT_SRCS); do \
+	  awk -f $(COMMON)/scripts/mkskel.awk $(SOL_DIR)/$$f > $$f.tmp && mv $$f.tmp $$f || exit 1; \
+	  echo "generated $(LAB_NAME)/$$f from solutions/$(LAB_NAME)/$$f"; done
+
+skeleton-check:
+	@for f in $(STUDENT_SRCS); do \
+	  awk -f $(COMMON)/scripts/mkskel.awk $(SOL_DIR)/$$f | diff -u $$f - >/dev/null || \
+	  { echo "$(LAB_NAME)/$$f differs from the skeleton generated from solutions/ (run make skeletons)"; exit 1; }; done
+
+$(OUT):
+	@mkdir -p $@
+
+clean:
+	rm -rf build $(BIN) $(REF_BIN) $(BIN)-planted $(OUT) *-diff.png
+
+FORCE:
+.PHONY: all check skeleton skeleton-check clean bench plot profile sanitize FORCE

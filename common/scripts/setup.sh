@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# setup.sh - install what the kit needs and is missing; fast when all is there.
+#
+#   common/scripts/setup.sh [--quiet]
+#
+# Needed: libstb-dev (image I/O), libcmocka-dev (unit tests), bats
+# (command-line tests). Wanted: gnuplot (plots), bubblewrap (grading sandbox).
+# The CUDA toolkit is not installed here (see README.md).
+# As root with apt-get: installs the Debian packages. Otherwise: prints the
+# exact command to run, and unpacks the needed packages into .deps/ (a local
+# prefix the build and the tests then use), for shared machines without root.
+set -u
+quiet=0
+[ "${1:-}" = "--quiet" ] && quiet=1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+deps="$root/.deps"
+say() { [ "$quiet" = 1 ] || echo "setup: $*"; }
+
+have_file() { [ -e "$1" ] || [ -e "$deps$1" ]; }
+have_cmd() { command -v "$1" >/dev/null 2>&1 || [ -x "$deps/usr/bin/$1" ]; }
+
+need=() want=()
+have_file /usr/include/stb/stb_image.h || need+=(libstb-dev)
+have_file /usr/include/cmocka.h || need+=(libcmocka-dev)
+have_cmd bats || need+=(bats)
+have_cmd gnuplot || want+=(gnuplot-nox)
+have_cmd bwrap || want+=(bubblewrap)
+command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] ||
+    say "note: nvcc not found; install the CUDA Toolkit to build the GPU labs"
+
+[ ${#need[@]} -eq 0 ] && [ ${#want[@]} -eq 0 ] && exit 0
+
+all=("${need[@]}" "${want[@]}")
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing ${all[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    if ! apt-get install -y -qq --no-install-recommends "${all[@]}" >/tmp/kit-setup.log 2>&1; then
+        apt-get update -qq >>/tmp/kit-setup.log 2>&1
+        apt-get install -y -qq --no-install-recommends "${all[@]}" >>/tmp/kit-setup.log 2>&1 || {
+            echo "setup: apt-get install ${all[*]} failed; see /tmp/kit-setup.log" >&2
+            [ ${#need[@]} -eq 0 ] || exit 1
+        }
+    fi
+    exit 0
+fi
+
+echo "setup: missing ${all[*]}. With administrator rights run:"
+echo "    sudo apt-get install -y ${all[*]}"
+[ ${#need[@]} -eq 0 ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
+    echo "setup: no apt-get here: install ${need[*]} (or your system's equivalents) by hand" >&2
+    exit 1
+fi
+# Without root: unpack the needed packages (and their libraries) into .deps/.
+pkgs=()
+for p in "${need[@]}"; do
+    case $p in
+        libstb-dev) pkgs+=(libstb-dev libstb0) ;;
+        libcmocka-dev) pkgs+=(libcmocka-dev libcmocka0) ;;
+        *) pkgs+=("$p") ;;
+    esac
+done
+say "unpacking ${pkgs[*]} into $deps (no root needed)"
+mkdir -p "$deps/debs"
+( cd "$deps/debs" && apt-get download "${pkgs[@]}" >/dev/null 2>&1 ) || {
+    echo "setup: apt-get download ${pkgs[*]} failed; install them by hand" >&2
+    exit 1
+}
+for f in "$deps"/debs/*.deb; do dpkg -x "$f" "$deps"; done
+say "done: the build and the tests use $deps/usr; add $deps/usr/bin to PATH for bats"
+exit 0
