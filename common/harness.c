@@ -415,7 +415,7 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
     int reps = ctx.opt.reps;
     double *ks = kit_malloc((size_t)reps * sizeof *ks);
     double *ts = kit_malloc((size_t)reps * sizeof *ts);
-    void *keep = NULL; /* copy of the last passing output, for --out */
+    kit_buf keep = {0}; /* copy of the last passing output, for --out */
     int keep_v = -1;
 
     if (!ctx.opt.quiet) {
@@ -432,6 +432,10 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
     }
 
     for (int v = first; v <= last; v++) {
+        ctx.atol = lab->atol;
+        ctx.rtol = lab->rtol;
+        if (lab->select)
+            lab->select(&ctx, v);
         kit_row *row = &rows[nrows++];
         row_init(row, &ctx, v);
         row->reps = reps;
@@ -456,7 +460,7 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
             result = "ERROR";
         }
         kit_cmp cmp;
-        if (!result && kit_compare(&ctx.ref, &ctx.out, lab->atol, lab->rtol, &cmp)) {
+        if (!result && kit_compare(&ctx.ref, &ctx.out, ctx.atol, ctx.rtol, &cmp)) {
             any_wrong = 1;
             snprintf(row->status, sizeof row->status, "FAIL");
             result = "FAIL";
@@ -476,7 +480,7 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
                     break;
                 }
             }
-            if (!result && kit_compare(&ctx.ref, &ctx.out, lab->atol, lab->rtol, &cmp)) {
+            if (!result && kit_compare(&ctx.ref, &ctx.out, ctx.atol, ctx.rtol, &cmp)) {
                 any_wrong = 1;
                 snprintf(row->status, sizeof row->status, "FAIL");
                 result = "FAIL (timed run)";
@@ -496,7 +500,7 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
                     char path[4096], err[512];
                     snprintf(path, sizeof path, "%s/lab%s-v%d-diff.png", ctx.opt.diff_dir,
                              lab->lab, v);
-                    if (kit_diff_picture(path, &ctx.ref, &ctx.out, lab->atol, lab->rtol, err,
+                    if (kit_diff_picture(path, &ctx.ref, &ctx.out, ctx.atol, ctx.rtol, err,
                                          sizeof err) == 0)
                         printf("      diff picture: %s\n", path);
                     else
@@ -528,18 +532,17 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
             fflush(stdout);
         }
         if (ctx.opt.out) {
-            if (!keep)
-                keep = kit_malloc(kit_buf_bytes(&ctx.out));
-            memcpy(keep, ctx.out.data, kit_buf_bytes(&ctx.out));
+            free(keep.data);
+            keep = ctx.out;
+            keep.data = kit_malloc(kit_buf_bytes(&ctx.out));
+            memcpy(keep.data, ctx.out.data, kit_buf_bytes(&ctx.out));
             keep_v = v;
         }
     }
 
     char err[1024];
-    if (ctx.opt.out && keep) {
-        kit_buf b = ctx.out;
-        b.data = keep;
-        if (kit_buf_save_png(ctx.opt.out, &b, err, sizeof err)) {
+    if (ctx.opt.out && keep.data) {
+        if (kit_buf_save_png(ctx.opt.out, &keep, err, sizeof err)) {
             kit_error("%s", err);
             any_err = 1;
         } else if (!ctx.opt.quiet) {
@@ -554,7 +557,7 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
             any_err = 1;
         }
     }
-    free(keep);
+    free(keep.data);
     free(ks);
     free(ts);
     free(rows);

@@ -76,6 +76,9 @@ typedef struct {
      * same shape). Prints its own one-line error. Returns an exit code:
      * 0, KIT_EXIT_USAGE, KIT_EXIT_RUNTIME or KIT_EXIT_NODEVICE. */
     int (*setup)(kit_ctx *ctx);
+    /* Optional: point ctx->ref/ctx->out (and ctx->atol/rtol) at variant v's
+     * buffers when variants produce different layouts or types. */
+    void (*select)(kit_ctx *ctx, int v);
     /* 1 when variant v can run on this input; else 0 with a reason. */
     int (*supports)(kit_ctx *ctx, int v, char *why, size_t whylen);
     /* Run variant v once into ctx->out (device outputs must be filled with
@@ -98,6 +101,7 @@ struct kit_ctx {
     kit_buf out;           /* where variants write; poisoned before each run */
     kit_buf input;         /* the input picture, for --save-input (optional) */
     unsigned char poison;  /* byte pattern of the current poisoning */
+    double atol, rtol;     /* tolerance in force (lab's, unless select changes it) */
     long width, height;    /* for the table and the TSV */
     char param[48];        /* filter name etc. for the TSV */
     int threads;           /* threads used (CPU labs), for the TSV */

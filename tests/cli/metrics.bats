@@ -1,0 +1,448 @@
+#!/usr/bin/env bats
+# Command-line tests of grading/metrics, the profiler-metrics tool (legacy nvprof names <- ncu).
+# No GPU and no ncu needed: the parser is fed a real H100 capture from the shared fixtures (skipped
+# when absent) and small hand-made CSVs in tests/cli/fixtures/ncu/ that each carry one quirk of
+# real ncu output; `run` is driven by a fake ncu script that prints a fixture.
+# Run: bats tests/cli/metrics.bats   (AWK=mawk or AWK=gawk picks the awk under test)
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+    ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+    METRICS="$ROOT/grading/metrics"
+    FIX="$BATS_TEST_DIRNAME/fixtures/ncu"
+    SHARED="${KIT_SHARED:-$BATS_TEST_DIRNAME/../../../shared}"
+    TRANSPOSE="$SHARED/fixtures/ncu/transpose_h100_page_raw.csv"
+    # a fake ncu: records its arguments, prints a fixture, exits with a chosen status
+    mkdir -p "$BATS_TEST_TMPDIR/bin"
+    FAKE="$BATS_TEST_TMPDIR/bin/ncu"
+    cat >"$FAKE" <<'EOF'
+#!/usr/bin/env bash
+printf '%s\n' "$@" >"$FAKE_NCU_ARGS"
+cat "$FAKE_NCU_OUT"
+exit "${FAKE_NCU_RC:-0}"
+EOF
+    chmod +x "$FAKE"
+    export FAKE_NCU_ARGS="$BATS_TEST_TMPDIR/ncu.args"
+}
+
+# field LAUNCH LEGACY COLUMN: one column of the row of that launch and legacy name in $output
+field() {
+    printf '%s\n' "$output" | awk -F'\t' -v l="$1" -v g="$2" -v c="$3" '
+        NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+        $h["launch"] == l && $h["legacy"] == g { print $h[c] }'
+}
+
+need_transpose() {
+    [ -f "$TRANSPOSE" ] || skip "shared fixture $TRANSPOSE not present"
+}
+
+# --- the real capture ----------------------------------------------------------------------
+
+@test "transposeNaive on H100: gld_efficiency 100 and gst_efficiency 12.5" {
+    need_transpose
+    run --separate-stderr "$METRICS" parse "$TRANSPOSE"
+    [ "$status" -eq 0 ]
+    [ "$(field 0 gld_efficiency kernel)" = "transposeNaive(float *, float *, int, int)" ]
+    awk -v v="$(field 0 gld_efficiency value)" 'BEGIN { exit !(v + 0 == 100) }'
+    awk -v v="$(field 0 gst_efficiency value)" 'BEGIN { exit !(v + 0 == 12.5) }'
+    [ "$(field 0 gst_efficiency unit)" = "%" ]
+    [ "$(field 2 gst_efficiency block)" = "32x16x1" ]
+    [ "$(field 2 gst_efficiency grid)" = "64x64x1" ]
+    # three profiled launches, no device__/launch__ columns without --all
+    [ "$(printf '%s\n' "$output" | cut -f2 | sort -u | grep -c '^[0-9]')" -eq 3 ]
+    [ "$(printf '%s\n' "$output" | grep -c 'device__\|launch__')" -eq 0 ]
+}
+
+@test "transpose capture gives the same TSV under mawk and gawk" {
+    need_transpose
+    local n=0 a ref=""
+    for a in mawk gawk; do
+        command -v "$a" >/dev/null || continue
+        n=$((n + 1))
+        run env AWK="$a" "$METRICS" parse --all "$TRANSPOSE"
+        [ "$status" -eq 0 ]
+        [ "$(field 1 gst_efficiency value)" = "12.50" ]
+        if [ -z "$ref" ]; then ref=$output; else [ "$output" = "$ref" ]; fi
+    done
+    [ "$n" -gt 0 ] || skip "neither mawk nor gawk installed"
+}
+
+# --- quirks, one fixture each ----------------------------------------------------------------
+
+@test "live stdout: ==PROF== and program lines (even a quoted one) are dropped" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "$(printf 'kernel\tlaunch\tblock\tgrid\tlegacy\tmetric\tvalue\tunit')" ]
+    [ "$(printf '%s\n' "$output" | grep -c 'PROF\|PASS\|quoted')" -eq 0 ]
+    # 5 launches x 9 mapped metric columns, plus the header
+    [ "${#lines[@]}" -eq 46 ]
+    [ -z "$stderr" ]
+}
+
+@test "units row is skipped and units come out per metric" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$status" -eq 0 ]
+    printf '%s\n' "$output" | awk -F'\t' 'NR > 1 && $2 == "" { bad = 1 } END { exit bad }'
+    [ "$(field 0 dram_read_throughput unit)" = "byte/s" ]
+    [ "$(field 0 duration unit)" = "ns" ]
+    [ "$(field 0 gld_transactions unit)" = "sector" ]
+    [ "$(field 0 achieved_occupancy unit)" = "%" ]
+}
+
+@test "thousands separators are removed, decimals kept as given" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$(field 0 dram_read_throughput value)" = "1234567890.5" ]
+    [ "$(field 1 dram_write_throughput value)" = "1500000000000.75" ]
+    [ "$(field 0 duration value)" = "1280448" ]
+    [ "$(field 0 gld_efficiency value)" = "80.50" ]
+    [ "$(field 1 shared_ld_bank_conflict value)" = "4096" ]
+}
+
+@test "commas inside Block Size and Grid Size become 16x16x1" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$(field 0 duration block)" = "16x16x1" ]
+    [ "$(field 0 duration grid)" = "312x234x1" ]
+    [ "$(field 4 duration block)" = "256x1x1" ]
+    [ "$(field 4 duration grid)" = "40x1x1" ]
+    # every row still has 8 columns
+    printf '%s\n' "$output" | awk -F'\t' 'NF != 8 { exit 1 }'
+}
+
+@test "l2_read_transactions is the sum of its three ncu columns" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$(field 0 l2_read_transactions value)" = "1048588" ]   # 1,048,576 + 0 + 12
+    [ "$(field 1 l2_read_transactions value)" = "525312" ]    # 524,288 + 1,024 + 0
+    [ "$(field 2 l2_read_transactions value)" = "1048584" ]   # 1,048,580 + 0 + 4
+    [ "$(field 0 l2_read_transactions metric)" = "lts__t_sectors_op_read.sum + lts__t_sectors_op_atom.sum + lts__t_sectors_op_red.sum" ]
+    # no column for writes: no l2_write_transactions row
+    [ -z "$(field 0 l2_write_transactions value)" ]
+}
+
+@test "kernel names with commas, spaces, parentheses and template brackets survive" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$(field 1 duration kernel)" = "void tiled<float, 16>(const float *, float *, int, int)" ]
+    [ "$(field 0 duration kernel)" = "conv2d_global(const float *, float *, int, int)" ]
+    [ "$(field 4 duration kernel)" = "rows_kernel(int, double *)" ]
+}
+
+@test "multiple launches of several kernels: one row per launch per metric" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$(printf '%s\n' "$output" | awk -F'\t' 'NR > 1 { print $2 }' | sort -u | tr '\n' ' ')" = "0 1 2 3 4 " ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' 'NR > 1 { print $1 }' | sort -u | wc -l)" -eq 3 ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' '$5 == "duration" && $1 ~ /^void tiled/' | wc -l)" -eq 2 ]
+    [ "$(field 3 duration value)" = "202112" ]
+}
+
+@test "ncu -i output (no ==PROF== lines) parses to the same TSV" {
+    run "$METRICS" parse "$FIX/live_mixed.csv"
+    local live=$output
+    run "$METRICS" parse "$FIX/import_raw.csv"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$live" ]
+    [ "${#lines[@]}" -eq 46 ]
+}
+
+@test "CRLF line endings and stdin give the same TSV" {
+    run "$METRICS" parse "$FIX/import_raw.csv"
+    local ref=$output
+    sed 's/$/\r/' "$FIX/live_mixed.csv" >"$BATS_TEST_TMPDIR/crlf.csv"
+    run "$METRICS" parse "$BATS_TEST_TMPDIR/crlf.csv"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$ref" ]
+    run bash -c '"$1" parse - <"$2"' _ "$METRICS" "$FIX/live_mixed.csv"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$ref" ]
+}
+
+@test "missing metric columns: no row; a sum missing a member: no row; n/a value: NA" {
+    run --separate-stderr "$METRICS" parse "$FIX/missing_cols.csv"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 4 ]
+    [ -z "$(field 0 gst_efficiency value)" ]
+    [ -z "$(field 0 l2_write_transactions value)" ]
+    [ "$(field 0 l2_read_transactions value)" = "250010" ]
+    [ "$(field 0 gld_efficiency value)" = "NA" ]
+    [ "$(field 0 duration value)" = "22016" ]
+}
+
+@test "asking for metrics that are missing names them on stderr" {
+    run --separate-stderr "$METRICS" parse --metrics l2_write_transactions,duration "$FIX/missing_cols.csv"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 2 ]
+    [ "$(field 0 duration value)" = "22016" ]
+    [[ "$stderr" == *"l2_write_transactions"*"lts__t_sectors_op_write.sum"* ]]
+}
+
+@test "unknown columns are skipped, --all keeps them with legacy -" {
+    run --separate-stderr "$METRICS" parse "$FIX/live_mixed.csv"
+    [ "$(printf '%s\n' "$output" | grep -c 'launch__grid_size\|device__attribute_display_name')" -eq 0 ]
+    run --separate-stderr "$METRICS" parse --all "$FIX/live_mixed.csv"
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' '$2 == "0" && $6 == "launch__grid_size" { print $5 "|" $7 }')" = "-|73008" ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' '$2 == "0" && $6 == "lts__t_sectors_op_red.sum" { print $7 }')" = "12" ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' '$2 == "0" && $6 == "device__attribute_display_name" { print $7 }')" = "NVIDIA H100 80GB HBM3" ]
+}
+
+@test "--label adds a first column on the header and every row" {
+    run --separate-stderr "$METRICS" parse --label "v2 tiled" "$FIX/live_mixed.csv"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "label"$'\t'"kernel"$'\t'* ]]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' 'NR > 1 { print $1 }' | sort -u)" = "v2 tiled" ]
+    printf '%s\n' "$output" | awk -F'\t' 'NF != 9 { exit 1 }'
+}
+
+@test "--set keeps only the members of the set" {
+    run --separate-stderr "$METRICS" parse --set lab06 "$FIX/live_mixed.csv"
+    [ "$status" -eq 0 ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' 'NR > 1 { print $5 }' | sort -u | tr '\n' ' ')" = "achieved_occupancy dram_read_throughput duration gld_efficiency gld_transactions " ]
+}
+
+# --- bad input and usage -------------------------------------------------------------------
+
+@test "empty file: exit 2, one line" {
+    : >"$BATS_TEST_TMPDIR/empty.csv"
+    run "$METRICS" parse "$BATS_TEST_TMPDIR/empty.csv"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *empty* ]]
+}
+
+@test "text that is not ncu CSV: exit 2, one line" {
+    run "$METRICS" parse "$FIX/not_csv.txt"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *"not an ncu CSV"* ]]
+}
+
+@test "missing file: exit 2, one line" {
+    run "$METRICS" parse "$BATS_TEST_TMPDIR/nope.csv"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *"no such file"* ]]
+}
+
+@test "binary file: exit 2, one line" {
+    printf 'ID\0\001\002"Kernel Name"\0\377' >"$BATS_TEST_TMPDIR/bin.dat"
+    run "$METRICS" parse "$BATS_TEST_TMPDIR/bin.dat"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *binary* ]]
+}
+
+@test "--page details output: exit 2 and says to use --page raw" {
+    run "$METRICS" parse "$FIX/details.csv"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *"--page raw"* ]]
+}
+
+@test "bad subcommand, no subcommand, bad option: exit 2, one line" {
+    run "$METRICS" frobnicate
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *frobnicate* ]]
+    run "$METRICS"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    run "$METRICS" parse --bogus "$FIX/live_mixed.csv"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    run "$METRICS" parse --set nosuchset "$FIX/live_mixed.csv"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "--help works for the script and every subcommand" {
+    local s
+    run "$METRICS" --help
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == Usage:* ]]
+    for s in parse run list table plot; do
+        run "$METRICS" "$s" --help
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "Usage: grading/metrics $s"* ]]
+    done
+}
+
+# --- run, with a fake ncu ------------------------------------------------------------------
+
+@test "run: fake ncu printing a capture gives the same TSV as parse" {
+    run "$METRICS" parse "$FIX/live_mixed.csv"
+    local ref=$output
+    FAKE_NCU_OUT="$FIX/live_mixed.csv" NCU="$FAKE" run --separate-stderr "$METRICS" run --set all -- ./lab03 --variant 1
+    [ "$status" -eq 0 ]
+    [ "$output" = "$ref" ]
+}
+
+@test "run: the ncu command line carries the set's metrics, kernel regex and launch count" {
+    FAKE_NCU_OUT="$FIX/live_mixed.csv" NCU="$FAKE" run --separate-stderr "$METRICS" run --set lab03 --kernel 'conv|tiled' --launch-count 2 -- ./lab03 --variant 'a b'
+    [ "$status" -eq 0 ]
+    local args
+    args=$(tr '\n' ' ' <"$FAKE_NCU_ARGS")
+    [[ "$args" == "--csv --page raw --print-units base --clock-control none --metrics "* ]]
+    [[ "$args" == *" -k regex:conv|tiled -c 2 ./lab03 --variant a b " ]]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum" ]
+    # the argument with a space stayed one argument
+    [ "$(tail -n 1 "$FAKE_NCU_ARGS")" = "a b" ]
+    # the set's members that the capture lacks are named on stderr
+    [[ "$stderr" == *gst_transactions* ]]
+}
+
+@test "run: sum members are listed once, deduplicated" {
+    FAKE_NCU_OUT="$FIX/live_mixed.csv" NCU="$FAKE" run --separate-stderr "$METRICS" run --metrics l2_read_transactions,l2_write_transactions -- ./app
+    [ "$status" -eq 0 ]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_write.sum" ]
+    [ "$(field 1 l2_read_transactions value)" = "525312" ]
+}
+
+@test "run --label adds the label column, --keep keeps ncu's output" {
+    FAKE_NCU_OUT="$FIX/live_mixed.csv" NCU="$FAKE" run --separate-stderr "$METRICS" run --set lab06 --label coalesced --keep "$BATS_TEST_TMPDIR/raw.csv" -- ./lab06
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == label$'\t'kernel* ]]
+    [[ "${lines[1]}" == coalesced$'\t'conv2d_global* ]]
+    cmp "$BATS_TEST_TMPDIR/raw.csv" "$FIX/live_mixed.csv"
+}
+
+@test "run: ERR_NVGPUCTRPERM gives exit 6 and the driver option" {
+    FAKE_NCU_OUT="$FIX/perm_denied.txt" FAKE_NCU_RC=1 NCU="$FAKE" run "$METRICS" run --set global -- ./lab03
+    [ "$status" -eq 6 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *NVreg_RestrictProfilingToAdminUsers=0* ]]
+    [[ "$output" == *modprobe* ]]
+    [[ "$output" == *root* && "$output" == *CAP_SYS_ADMIN* ]]
+}
+
+@test "run: command failed with no CSV gives exit 3 and its last lines" {
+    FAKE_NCU_OUT="$FIX/not_csv.txt" FAKE_NCU_RC=1 NCU="$FAKE" run "$METRICS" run -- ./lab03
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"failed"* ]]
+    [[ "$output" == *"first mismatch at x=3 y=0"* ]]
+}
+
+@test "run: NCU pointing nowhere gives exit 5" {
+    NCU=/nonexistent run "$METRICS" run -- ./lab03
+    [ "$status" -eq 5 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *ncu* ]]
+}
+
+@test "run: no ncu on PATH nor in the usual places gives exit 5 and how to get it" {
+    local d
+    for d in /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute /usr/bin/ncu /bin/ncu; do
+        [ ! -e "$d" ] || skip "$d exists on this machine"
+    done
+    run env -u NCU PATH=/usr/bin:/bin "$METRICS" run -- ./lab03
+    [ "$status" -eq 5 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *"not found"* && "$output" == *NCU=* ]]
+}
+
+@test "run: bad usage gives exit 2 before ncu is looked for" {
+    NCU=/nonexistent run "$METRICS" run --set global
+    [ "$status" -eq 2 ]
+    NCU=/nonexistent run "$METRICS" run --launch-count many -- ./a
+    [ "$status" -eq 2 ]
+    NCU=/nonexistent run "$METRICS" run --metrics gld_efficiency,no_such_metric -- ./a
+    [ "$status" -eq 2 ]
+    [[ "$output" == *no_such_metric* ]]
+    NCU=/nonexistent run "$METRICS" run --metrics inst_replay_overhead -- ./a
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+# --- mapping, sets, list, table, plot --------------------------------------------------------
+
+@test "metrics.tsv covers every legacy name, 4 columns, with - for the names without equivalent" {
+    local tsv="$ROOT/grading/metrics.tsv" n
+    awk -F'\t' '!/^#/ && NF != 4 { print "bad line " NR; exit 1 }' "$tsv"
+    for n in gld_efficiency gst_efficiency shared_efficiency achieved_occupancy sm_efficiency \
+        warp_execution_efficiency dram_read_throughput dram_write_throughput dram_utilization \
+        gld_throughput gst_throughput gld_transactions gst_transactions gld_transactions_per_request \
+        l2_read_transactions l2_write_transactions shared_load_transactions shared_store_transactions \
+        shared_load_throughput shared_store_throughput shared_ld_bank_conflict shared_st_bank_conflict duration; do
+        [ "$(awk -F'\t' -v n="$n" '$1 == n && $2 != "-" && $2 != "" && $3 != ""' "$tsv" | wc -l)" -eq 1 ]
+    done
+    for n in shared_load_transactions_per_request gld_requested_throughput gst_requested_throughput inst_replay_overhead; do
+        [ "$(awk -F'\t' -v n="$n" '$1 == n && $2 == "-" && $4 != ""' "$tsv" | wc -l)" -eq 1 ]
+    done
+    [ "$(awk -F'\t' '$1 == "gst_throughput" { print $2 }' "$tsv")" = "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second" ]
+}
+
+@test "list: the mapping, sets, and lab sets equal the sets they name" {
+    run "$METRICS" list
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"warp_execution_efficiency"*"smsp__thread_inst_executed_per_inst_executed.ratio"* ]]
+    run "$METRICS" list --set lab06
+    local lab06=$output
+    run "$METRICS" list --set matvec
+    [ "$output" = "$lab06" ]
+    [ "${#lines[@]}" -eq 9 ]
+    run "$METRICS" list --set lab03
+    [ "${#lines[@]}" -eq 11 ]
+    run "$METRICS" list --set all
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 24 ]
+    [[ "$output" != *inst_replay_overhead* ]]
+    run "$METRICS" list --sets
+    [ "$status" -eq 0 ]
+    [[ "$output" == *shared*shared_st_bank_conflict* ]]
+}
+
+@test "table: legacy names, percent with one decimal, short kernel names" {
+    need_transpose
+    "$METRICS" parse --label naive "$TRANSPOSE" >"$BATS_TEST_TMPDIR/p.tsv"
+    run "$METRICS" table "$BATS_TEST_TMPDIR/p.tsv"
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == label*kernel*launch*metric*value*unit ]]
+    printf '%s\n' "$output" | grep -Eq 'gst_efficiency +12\.5  %$'
+    printf '%s\n' "$output" | grep -Eq 'gld_efficiency +100\.0  %$'
+    printf '%s\n' "$output" | grep -Eq 'dram_read_throughput +246\.4  GB/s$'
+    printf '%s\n' "$output" | grep -q 'transposeNaive(float \*, float \*, int,\.\.\. '
+    [ "$(printf '%s\n' "$output" | grep -c 'int, int)')" -eq 0 ]
+}
+
+@test "table: a file that is not a metrics TSV gives exit 2" {
+    run "$METRICS" table "$FIX/live_mixed.csv"
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "plot: PNG and PDF from a labelled TSV" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    "$METRICS" parse --label global "$FIX/live_mixed.csv" >"$BATS_TEST_TMPDIR/prof.tsv"
+    "$METRICS" parse --label matvec "$FIX/missing_cols.csv" | tail -n +2 >>"$BATS_TEST_TMPDIR/prof.tsv"
+    run "$METRICS" plot "$BATS_TEST_TMPDIR/prof.tsv" "$BATS_TEST_TMPDIR/out"
+    [ "$status" -eq 0 ]
+    [ "$(head -c 4 "$BATS_TEST_TMPDIR/out.png" | od -An -c | tr -d ' ')" = '211PNG' ]
+    [ "$(head -c 5 "$BATS_TEST_TMPDIR/out.pdf")" = "%PDF-" ]
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/out.png")" -gt 10000 ]
+}
+
+@test "plot_metrics.gp also runs on its own, as gnuplot -e \"in=...; out=...\"" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    "$METRICS" parse --label v1 "$FIX/live_mixed.csv" >"$BATS_TEST_TMPDIR/prof.tsv"
+    run gnuplot -e "in='$BATS_TEST_TMPDIR/prof.tsv'; out='$BATS_TEST_TMPDIR/direct'" "$ROOT/grading/plot_metrics.gp"
+    [ "$status" -eq 0 ]
+    [ -s "$BATS_TEST_TMPDIR/direct.png" ]
+    [ -s "$BATS_TEST_TMPDIR/direct.pdf" ]
+}
+
+@test "plot: gnuplot missing gives exit 5, one line" {
+    "$METRICS" parse --label v1 "$FIX/live_mixed.csv" >"$BATS_TEST_TMPDIR/prof.tsv"
+    GNUPLOT=/nonexistent/gnuplot run "$METRICS" plot "$BATS_TEST_TMPDIR/prof.tsv" "$BATS_TEST_TMPDIR/out"
+    [ "$status" -eq 5 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *gnuplot* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out.png" ]
+}
+
+@test "output without --print-units base is scaled to base units" {
+    run --separate-stderr "$METRICS" parse "$FIX/scaled_units.csv"
+    [ "$status" -eq 0 ]
+    [ "$(field 0 dram_read_throughput value)" = "246390000000" ]
+    [ "$(field 0 dram_read_throughput unit)" = "byte/s" ]
+    [ "$(field 0 duration value)" = "74940" ]
+    [ "$(field 0 duration unit)" = "ns" ]
+    [ "$(field 0 gld_transactions value)" = "2048500" ]
+}
