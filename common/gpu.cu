@@ -10,6 +10,8 @@
 
 extern "C" {
 
+int kit_gpu_sync_launches = 0;
+
 void kit_cuda_report(cudaError_t e, const char *what, const char *file, int line)
 {
     fprintf(stderr, "%s: %s:%d: %s failed: %s (%s)\n", kit_prog, file, line, what,
@@ -18,6 +20,8 @@ void kit_cuda_report(cudaError_t e, const char *what, const char *file, int line
 
 int kit_gpu_init(int device)
 {
+    const char *sync = getenv("KIT_SYNC_CHECK");
+    kit_gpu_sync_launches = sync && sync[0] == '1';
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
@@ -60,6 +64,15 @@ void kit_gpu_lines(FILE *fp)
             p.l2CacheSize / 1024);
     fprintf(fp, "# cuda: driver API %d.%d, runtime %d.%d, device %d\n", drv / 1000,
             (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10, dev);
+    /* the ceiling every GB/s figure of this file is compared with */
+    size_t freeb = 0, total = 0;
+    size_t bytes = (size_t)256 << 20;
+    if (cudaMemGetInfo(&freeb, &total) == cudaSuccess && freeb > 4 * bytes) {
+        double gbps = kit_gpu_copy_ceiling(bytes, 15);
+        if (gbps > 0)
+            fprintf(fp, "# copy ceiling: %.1f GB/s (device-to-device copy of 256 MiB, read + "
+                        "written, median of 15)\n", gbps);
+    }
 }
 
 int kit_gpu_require_bytes(size_t bytes)

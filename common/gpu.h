@@ -39,17 +39,16 @@ void kit_cuda_report(cudaError_t e, const char *what, const char *file, int line
         }                                                                       \
     } while (0)
 
-/* After every launch: the launch error now, and (with KIT_SYNC_CHECK
- * defined, as `make sanitize` and the tests build) the execution error too. */
-#ifdef KIT_SYNC_CHECK
+/* After every launch: the launch error now and, when the environment sets
+ * KIT_SYNC_CHECK=1 (make sanitize and the GPU tests do), the execution error
+ * too, so a fault is reported at the launch that caused it. */
+extern int kit_gpu_sync_launches;
 #define KIT_CHECK_LAUNCH()                                                      \
     do {                                                                        \
         CUDA_CHECK(cudaGetLastError());                                         \
-        CUDA_CHECK(cudaDeviceSynchronize());                                    \
+        if (kit_gpu_sync_launches)                                              \
+            CUDA_CHECK(cudaDeviceSynchronize());                                \
     } while (0)
-#else
-#define KIT_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
-#endif
 
 /* A launcher's precondition: on failure say which and return KIT_UNSUPPORTED. */
 #define KIT_REQUIRE(cond)                                                       \

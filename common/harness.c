@@ -291,6 +291,11 @@ void kit_poison(kit_buf *b, unsigned char pattern)
     memset(b->data, b->type == KIT_U8 ? pattern : 0xFF, kit_buf_bytes(b));
 }
 
+unsigned char kit_poison_byte(const kit_ctx *ctx)
+{
+    return ctx->out.type == KIT_U8 ? ctx->poison : 0xFF;
+}
+
 int kit_buf_save_png(const char *path, const kit_buf *b, char *err, size_t errlen)
 {
     size_t npix = (size_t)b->w * (size_t)b->h;

@@ -118,6 +118,9 @@ void kit_usage(const kit_lab *lab, FILE *fp);
 
 /* Fill a buffer with the byte pattern (u8) or NaN (float, double). */
 void kit_poison(kit_buf *b, unsigned char pattern);
+/* The byte a GPU lab must cudaMemset its device output with before a run:
+ * ctx->poison for 8-bit outputs, 0xFF (NaN) for float and double. */
+unsigned char kit_poison_byte(const kit_ctx *ctx);
 
 /* Save a w x h x c buffer (any type, clamped and rounded to 8 bits) as PNG. */
 int kit_buf_save_png(const char *path, const kit_buf *b, char *err, size_t errlen);

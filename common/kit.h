@@ -33,6 +33,8 @@ enum {
 };
 
 #define KIT_UNUSED(x) ((void)(x))
+/* a helper the skeleton may not call yet */
+#define KIT_MAYBE_UNUSED __attribute__((unused))
 #define KIT_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define KIT_MAX(a, b) ((a) > (b) ? (a) : (b))
 

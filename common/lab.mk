@@ -26,10 +26,6 @@ GPU      ?= 0
 
 CFLAGS   := $(CFLAGS_KIT) -I$(LAB_DIR) $(LAB_CFLAGS)
 NVCCFLAGS := $(NVCCFLAGS_KIT) -I$(LAB_DIR) $(LAB_NVCCFLAGS)
-ifeq ($(SYNC_CHECK),1)
-  CFLAGS    += -DKIT_SYNC_CHECK
-  NVCCFLAGS += -DKIT_SYNC_CHECK
-endif
 
 LAB_OBJS  := $(patsubst %,build/%.o,$(LAB_SRCS))
 SKEL_OBJS := $(patsubst %,build/skel/%.o,$(STUDENT_SRCS))
@@ -68,21 +64,25 @@ build/ref/%.c.o: $(SOL_DIR)/%.c $(HEADERS) | build/ref
 	$(CC) $(CFLAGS) -c $< -o $@
 build/ref/%.cu.o: $(SOL_DIR)/%.cu $(HEADERS) | build/ref
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-build/skel build/ref build/planted:
+build/skel build/ref:
 	@mkdir -p $@
 
-# ---- a planted wrong solution: the reference with tests/planted/<lab>.sed
-# applied (a deliberate bug); the tests and the plot panel use it
-PLANTED_SED := $(KIT_ROOT)/tests/planted/$(LAB_NAME).sed
-PLANTED_OBJS := $(patsubst %,build/planted/%.o,$(STUDENT_SRCS))
-build/planted/%: $(SOL_DIR)/% $(PLANTED_SED) | build/planted
+# ---- planted wrong solutions: the reference with a sed script of
+# tests/planted/<lab>/NAME.sed applied (a deliberate bug). The tests, the
+# sanitizer check and the plot panel use them:  make PLANTED=NAME labNN-NAME
+PLANTED     ?= wrong
+PLANTED_SED := $(KIT_ROOT)/tests/planted/$(LAB_NAME)/$(PLANTED).sed
+PLANTED_DIR := build/planted-$(PLANTED)
+PLANTED_OBJS := $(patsubst %,$(PLANTED_DIR)/%.o,$(STUDENT_SRCS))
+$(PLANTED_DIR)/%: $(SOL_DIR)/% $(PLANTED_SED)
+	@mkdir -p $(PLANTED_DIR)
 	sed -f $(PLANTED_SED) $< > $@
 	@! cmp -s $< $@ || { echo "$(PLANTED_SED) changed nothing in $<"; rm -f $@; exit 1; }
-build/planted/%.c.o: build/planted/%.c $(HEADERS)
+$(PLANTED_DIR)/%.c.o: $(PLANTED_DIR)/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -c $< -o $@
-build/planted/%.cu.o: build/planted/%.cu $(HEADERS)
+$(PLANTED_DIR)/%.cu.o: $(PLANTED_DIR)/%.cu $(HEADERS)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-$(BIN)-planted: $(LAB_OBJS) $(PLANTED_OBJS) $(LIBS)
+$(BIN)-$(PLANTED): $(LAB_OBJS) $(PLANTED_OBJS) $(LIBS)
 	$(LINK)
 
 # ---- correctness over several inputs: make check (REF=1 for the solution)
@@ -109,7 +109,7 @@ $(OUT):
 	@mkdir -p $@
 
 clean:
-	rm -rf build $(BIN) $(REF_BIN) $(BIN)-planted $(OUT) *-diff.png
+	rm -rf build $(BIN) $(REF_BIN) $(BIN)-* $(OUT) *-diff.png
 
 FORCE:
 .PHONY: all check skeleton skeleton-check clean bench plot profile sanitize FORCE

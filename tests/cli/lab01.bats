@@ -63,8 +63,8 @@ setup() {
 }
 
 @test "a planted wrong solution is caught: exit 1, mismatches listed, diff picture written" {
-    make -s -C "$L01" lab01-planted >/dev/null
-    run "$L01/lab01-planted" --size 33x21 --reps 1 --variant 1 --diff-dir "$TMP"
+    make -s -C "$L01" PLANTED=wrong lab01-wrong >/dev/null
+    run "$L01/lab01-wrong" --size 33x21 --reps 1 --variant 1 --diff-dir "$TMP"
     [ "$status" -eq 1 ]
     [[ "$output" == *"FAIL"* ]]
     [[ "$output" == *"132 of 2772 elements wrong"* ]]

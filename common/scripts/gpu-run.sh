@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# gpu-run.sh - everything that needs a GPU, in one call (make gpu):
+#   build   every lab for the local GPU, warnings as errors
+#   tests   the GPU tests (tests/gpu/*.bats)
+#   sanitize compute-sanitizer on every GPU lab's reference
+#   profile profiler metrics per variant (Nsight Compute), where permitted
+#   bench   every lab's benchmark with the reference solution
+# then a short table. Choose steps by name: gpu-run.sh tests bench.
+# Logs and TSVs go to $KIT_GPU_OUT (default out/gpu); with $OUT set (a
+# folder to hand back), a tarball of them is written there as well.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+export PATH="$root/.deps/usr/bin:$PATH"
+dest=${KIT_GPU_OUT:-$root/out/gpu}
+rm -rf "$dest"
+mkdir -p "$dest"
+steps=${*:-build tests sanitize profile bench}
+gpu_labs=$(for d in labs/*/; do grep -q '^GPU *:= *1' "$d/Makefile" 2>/dev/null && echo "${d%/}"; done)
+all_labs=$(for d in labs/*/; do [ -f "$d/Makefile" ] && echo "${d%/}"; done)
+summary=()
+
+# run NAME CMD...: run a step, keep its log, note its status and duration
+run() {
+    local name=$1; shift
+    local t0=$SECONDS
+    echo "== $name: $*"
+    "$@" >"$dest/$name.log" 2>&1
+    local rc=$?
+    tail -n 25 "$dest/$name.log"
+    summary+=("$(printf '%-28s exit %-3s %5ss' "$name" "$rc" $((SECONDS - t0)))")
+    return $rc
+}
+
+echo "== machine"
+nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 4
+echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+
+for step in $steps; do
+    case $step in
+    build)
+        run build-common make -j"$(nproc)" -C common WERROR=1
+        for d in $all_labs; do run "build-$(basename "$d")" make -j"$(nproc)" -C "$d" WERROR=1 all; done ;;
+    tests)
+        for f in tests/gpu/*.bats; do
+            n=$(basename "$f" .bats)
+            run "tests-$n" bats --tap "$f"
+            awk '/^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
+                 END { printf "   %d passed, %d failed, %d skipped\n", p, f, s }' "$dest/tests-$n.log"
+            summary[${#summary[@]}-1]+=$(awk '/^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
+                 END { printf "  (%d passed, %d failed, %d skipped)", p, f, s }' "$dest/tests-$n.log")
+        done ;;
+    sanitize)
+        for d in $gpu_labs; do run "sanitize-$(basename "$d")" make -s -C "$d" sanitize REF=1; done ;;
+    profile)
+        for d in $gpu_labs; do
+            run "profile-$(basename "$d")" make -s -C "$d" profile REF=1
+            cp "$d/out/profile.tsv" "$dest/profile-$(basename "$d").tsv" 2>/dev/null
+        done ;;
+    bench)
+        for d in $all_labs; do
+            run "bench-$(basename "$d")" make -s -C "$d" bench REF=1
+            cp "$d/out/"*.tsv "$dest/" 2>/dev/null
+            for t in "$d"/out/*.tsv; do [ -e "$t" ] && cp "$t" "$dest/$(basename "$d")-$(basename "$t")"; done
+        done ;;
+    *) echo "gpu-run: unknown step $step (build tests sanitize profile bench)"; exit 2 ;;
+    esac
+done
+
+if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+    tar -C "$dest" -czf "$OUT/gpu-out.tar.gz" . 2>/dev/null
+fi
+echo
+echo "== benchmarks (median ms; GB/s against the copy ceiling measured in the same run)"
+for t in "$dest"/*-bench.tsv; do
+    [ -e "$t" ] || continue
+    echo "-- $(basename "$t")"
+    "$root/common/scripts/bench-table.sh" "$t" | head -n 60
+done
+echo
+echo "== summary"
+printf '  %s\n' "${summary[@]}"

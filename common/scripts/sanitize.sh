@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# sanitize.sh BIN "ARGS; ARGS; ..." TOOL[,TOOL] - run a lab binary under
+# compute-sanitizer (memcheck, racecheck, ...) on each argument set, with
+# launches synchronised. Exit 0 clean, 1 an error found, 77 no GPU/sanitizer.
+set -u
+bin=$1 argsets=$2 tools=$3
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+if [ -z "$cs" ]; then echo "sanitize: compute-sanitizer not found (part of the CUDA Toolkit)"; exit 77; fi
+export KIT_SYNC_CHECK=1
+fail=0
+IFS=';' read -ra sets <<<"$argsets"
+for tool in ${tools//,/ }; do
+    for a in "${sets[@]}"; do
+        # shellcheck disable=SC2086
+        out=$("$cs" --tool "$tool" --error-exitcode 9 $( [ "$tool" = memcheck ] && echo --leak-check full ) \
+              "$bin" --reps 1 --quiet $a 2>&1); rc=$?
+        if [ $rc = 77 ] || grep -q "no CUDA device" <<<"$out"; then
+            echo "sanitize: no CUDA device (skipped)"; exit 77
+        fi
+        summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" <<<"$out" | tail -n1)
+        if [ $rc = 0 ]; then
+            printf '  %-10s %-48s clean (%s)\n' "$tool" "$a" "${summary:-no summary}"
+        else
+            printf '  %-10s %-48s FAILED (exit %s)\n' "$tool" "$a" "$rc"
+            grep -E "=========" <<<"$out" | head -n 20
+            fail=1
+        fi
+    done
+done
+exit $fail

@@ -1,0 +1,61 @@
+/* conv.h - lab 03: 2D convolution on the GPU from global memory (the
+ * functions you write, in conv.cu).
+ *
+ * Pictures are RGB, 8 bits per channel. Interleaved ("array of structs"):
+ * channel ch of pixel (x, y) is at [(y*W + x)*3 + ch]. Planar ("struct of
+ * arrays"): three planes of W*H bytes, channel ch of pixel (x, y) at
+ * [ch*W*H + y*W + x]. Outside the picture every pixel is black (zero): the
+ * kernels guard their reads, there is no padded copy on the GPU.
+ *
+ *     out(x, y, ch) = to_u8( sum_{i,j} f[i][j] * in(x+j-R, y+i-R, ch) )
+ * where to_u8 clamps to 0..255 and rounds half up (floor(v + 0.5)).
+ *
+ * Every launcher takes device pointers, launches its kernel(s) with a
+ * block of block_w x block_h threads, checks the launch, and returns KIT_OK
+ * (or KIT_NOT_IMPLEMENTED while it is a TODO). It must not synchronise
+ * or copy: the harness times it with CUDA events.
+ */
+#ifndef LAB03_CONV_H
+#define LAB03_CONV_H
+
+#include "gpu.h"
+
+#define CONV_CHANNELS 3
+#define CONV_MAX_RADIUS 8 /* 2D filters: (2*8+1)^2 taps fit constant memory easily */
+#define CONV_MAX_TAPS ((2 * CONV_MAX_RADIUS + 1) * (2 * CONV_MAX_RADIUS + 1))
+#define CONV_SEP_MAX_RADIUS 80 /* v4: 2*80+1 taps per pass (seed 000) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* v1: interleaved RGB, the filter ((2R+1)^2 floats, row-major) in global memory. */
+int conv_v1(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            const float *d_filter, int radius, int block_w, int block_h);
+
+/* Copy the filter into constant memory, once, before v2 and v3 run. */
+int conv_upload_filter(const float *h_filter, int radius);
+
+/* v2: v1 with the filter read from constant memory. */
+int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            int radius, int block_w, int block_h);
+
+/* v3: planar channels, 2D grid, filter in constant memory. */
+int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            int radius, int block_w, int block_h);
+
+/* v4: separable filter in double on one float64 plane of W x H: a row pass
+ * into d_tmp, then a column pass into d_out; taps (2R+1 each) in global
+ * memory. The harness calls it once per channel plane. */
+int conv_v4(const double *d_in, double *d_tmp, double *d_out, int width, int height,
+            const double *d_row, const double *d_col, int radius, int block_w, int block_h);
+
+/* v5: v3 with four horizontally adjacent outputs per thread and one grid
+ * layer per channel plane (block_w threads cover 4*block_w pixels). */
+int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            int radius, int block_w, int block_h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
