@@ -154,6 +154,7 @@ int kit_parse_args(const kit_lab *lab, int argc, char **argv, kit_opts *o)
     o->seed = 1;
     o->diff_dir = ".";
     unsigned acc = lab->options;
+    int size_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -221,8 +222,8 @@ int kit_parse_args(const kit_lab *lab, int argc, char **argv, kit_opts *o)
         } else if (!strcmp(name, "--seed")) {
             char *end;
             errno = 0;
-            unsigned long long s = strtoull(val, &end, 0);
-            if (errno || end == val || *end || val[0] == '-')
+            unsigned long long s = strtoull(val, &end, 10);
+            if (errno || end == val || *end || val[0] < '0' || val[0] > '9')
                 return bad_usage(lab, "--seed must be a non-negative integer, not '%s'", val);
             o->seed = s;
         } else if (!strcmp(name, "--results")) {
@@ -230,6 +231,7 @@ int kit_parse_args(const kit_lab *lab, int argc, char **argv, kit_opts *o)
         } else if (!strcmp(name, "--diff-dir")) {
             o->diff_dir = val;
         } else if (!strcmp(name, "--size")) {
+            size_given = 1;
             if (parse_wxh(val, &o->w, &o->h))
                 return bad_usage(lab, "--size must be WxH with 1..%d on each side, not '%s'",
                                  KIT_MAX_SIDE, val);
@@ -249,7 +251,7 @@ int kit_parse_args(const kit_lab *lab, int argc, char **argv, kit_opts *o)
         } else if (!strcmp(name, "--save-input")) {
             o->save_input = val;
         } else if (!strcmp(name, "--block")) {
-            if (parse_wxh(val, &o->block_w, &o->block_h) || o->block_w * o->block_h > 1024)
+            if (parse_wxh(val, &o->block_w, &o->block_h) || (long)o->block_w * o->block_h > 1024)
                 return bad_usage(lab, "--block must be WxH with W*H <= 1024, not '%s'", val);
         } else if (!strcmp(name, "--tile")) {
             if (parse_wxh(val, &o->tile_w, &o->tile_h))
@@ -276,11 +278,8 @@ int kit_parse_args(const kit_lab *lab, int argc, char **argv, kit_opts *o)
             o->device = (int)v;
         }
     }
-    if (o->image && (acc & KIT_OPT_SIZE)) {
-        for (int i = 1; i < argc; i++)
-            if (!strncmp(argv[i], "--size", 6))
-                return bad_usage(lab, "--image and --size exclude each other");
-    }
+    if (o->image && size_given)
+        return bad_usage(lab, "--image and --size exclude each other");
     return 0;
 }
 
@@ -407,6 +406,8 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
     /* Refuse an explicitly chosen variant that cannot take this input before
      * anything runs or is written. */
     char why[256];
+    if (explicit_variant && lab->select)
+        lab->select(&ctx, first);
     if (explicit_variant && lab->supports && !lab->supports(&ctx, first, why, sizeof why)) {
         kit_error("variant %d cannot run here: %s", first, why);
         if (lab->teardown)
@@ -497,7 +498,7 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
             row->mismatches = (long)cmp.mismatches;
         }
         if (result) {
-            if (!ctx.opt.quiet)
+            if (!ctx.opt.quiet || !strncmp(result, "FAIL", 4))
                 printf("%3d %-18s %-16s\n", v, vname(lab, v), result);
             if (!strncmp(result, "FAIL", 4)) {
                 kit_cmp_print(stdout, &cmp, "      ");

@@ -85,14 +85,16 @@ void kit_results_write_row(FILE *fp, const kit_row *r)
 static void first_data_line(FILE *fp, char *buf, size_t len)
 {
     buf[0] = 0;
-    char line[1024];
-    while (fgets(line, sizeof line, fp)) {
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, fp) != -1) {
         if (line[0] == '#')
             continue;
         line[strcspn(line, "\n")] = 0;
         snprintf(buf, len, "%s", line);
-        return;
+        break;
     }
+    free(line);
 }
 
 int kit_results_check(const char *path, char *err, size_t errlen)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# profile.sh BIN SET SIZE "V[:LAUNCHES] ..." OUT.tsv - profile each variant
+# profile.sh BIN SET SIZE "V[:LAUNCHES[:ARG,ARG]] ..." OUT.tsv - profile each variant
 # with grading/metrics (Nsight Compute) and print the metrics under the
 # course's legacy names. Without ncu or counter permission: says why, exit 0
 # (timings stay available from make bench).
@@ -8,10 +8,12 @@ bin=$1 set=$2 size=$3 variants=$4 out=$5
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rm -f "$out"
 for spec in $variants; do
-    v=${spec%%:*}; n=${spec#*:}; [ "$n" = "$spec" ] && n=1
+    IFS=: read -r v n extra <<<"$spec"
+    n=${n:-1}
     tmp=$(mktemp)
+    # shellcheck disable=SC2086
     "$root/grading/metrics" run --set "$set" --label "v$v" --launch-count "$n" -- \
-        "$bin" --variant "$v" --size "$size" --reps 1 --quiet >"$tmp"; rc=$?
+        "$bin" --variant "$v" --size "$size" --reps 1 --quiet ${extra//,/ } >"$tmp"; rc=$?
     case $rc in
         0) if [ -s "$out" ]; then tail -n +2 "$tmp" >>"$out"; else cat "$tmp" >"$out"; fi ;;
         5|6) rm -f "$tmp"; echo "profile: carrying on with timings only (make bench)"; exit 0 ;;

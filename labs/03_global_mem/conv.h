@@ -40,7 +40,9 @@ int conv_upload_filter(const float *h_filter, int radius);
 int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height,
             int radius, int block_w, int block_h);
 
-/* v3: planar channels, 2D grid, filter in constant memory. */
+/* v3: planar channels, 2D grid, filter in constant memory; each thread
+ * computes 8 neighbouring pixels of one plane (grid layer blockIdx.z), with
+ * 32-bit loads where rows start on 4-byte boundaries (width % 4 == 0). */
 int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height,
             int radius, int block_w, int block_h);
 
@@ -50,8 +52,8 @@ int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int heig
 int conv_v4(const double *d_in, double *d_tmp, double *d_out, int width, int height,
             const double *d_row, const double *d_col, int radius, int block_w, int block_h);
 
-/* v5: v3 with four horizontally adjacent outputs per thread and one grid
- * layer per channel plane (block_w threads cover 4*block_w pixels). */
+/* v5: planar channels, one thread per pixel, byte loads (the layout change
+ * alone, for comparison with v3). */
 int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int height,
             int radius, int block_w, int block_h);
 

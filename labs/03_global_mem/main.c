@@ -35,9 +35,9 @@ typedef struct {
 static const kit_variant variants[] = {
     {"global-filter", "one thread per pixel, interleaved RGB, filter in global memory (baseline)"},
     {"const-filter", "filter in constant memory: one broadcast read per tap for the whole warp"},
-    {"planar", "planar channels, 2D grid: a warp reads 32 consecutive bytes per channel"},
+    {"planar-words", "planar, 2D grid: contiguous channels read 4 bytes a load, 8 pixels a thread"},
     {"separable-f64", "row then column pass in double, 2(2R+1) taps instead of (2R+1)^2"},
-    {"planar-4px", "planar, four neighbours per thread: each byte loaded once for four outputs"},
+    {"planar-bytes", "planar, one pixel a thread, byte loads: the layout alone (compare with v3)"},
 };
 
 static int block_w(const kit_ctx *ctx)

@@ -35,6 +35,17 @@ setup() {
     done
 }
 
+@test "v3 (8 pixels a thread, word loads) at every radius and at widths not multiple of 4" {
+    for w in 1 2 3 5 7 8 9 13 31 33 4095; do
+        run "$REF" --variant 3 --size ${w}x11 --reps 1 --filter box --radius $(( (w % 8) + 1 ))
+        [ "$status" -eq 0 ] || { echo "width $w: exit $status"; echo "$output"; false; }
+    done
+    for r in 1 2 3 4 5 6 7 8; do
+        run "$REF" --variant 3 --size 103x29 --reps 1 --filter gaussian --radius $r
+        [ "$status" -eq 0 ] || { echo "radius $r: exit $status"; echo "$output"; false; }
+    done
+}
+
 @test "a radius beyond what a variant supports: exit 2 with one line" {
     run bash -c "'$REF' --variant 1 --filter box --radius 9 --size 20x20 2>&1"
     [ "$status" -eq 2 ]
@@ -50,10 +61,10 @@ setup() {
 
 @test "a planted wrong solution is caught: exit 1 with mismatches" {
     make -s -C "$L03" PLANTED=wrong lab03-wrong >/dev/null
-    run "$L03/lab03-wrong" --size 77x33 --reps 1 --variant 3 --diff-dir "$BATS_TEST_TMPDIR"
+    run "$L03/lab03-wrong" --size 77x33 --reps 1 --variant 1 --diff-dir "$BATS_TEST_TMPDIR"
     [ "$status" -eq 1 ]
     [[ "$output" == *"elements wrong"* ]]
-    is_png "$BATS_TEST_TMPDIR/lab03-v3-diff.png"
+    is_png "$BATS_TEST_TMPDIR/lab03-v1-diff.png"
 }
 
 @test "compute-sanitizer memcheck: the reference is clean" {
