@@ -8,7 +8,7 @@ load helpers
     run "$L03/lab03-ref" --help
     [ "$status" -eq 0 ]
     [[ "$output" == *"--pinned"* && "$output" == *"--block WxH"* ]]
-    [[ "$output" == *"5 planar-4px"* ]]
+    [[ "$output" == *"3 planar-words"* && "$output" == *"5 planar-bytes"* ]]
 }
 
 @test "bad usage and bad input give exit 2 with one line, GPU or not" {
