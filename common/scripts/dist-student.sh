@@ -13,8 +13,12 @@ git archive --format=tar --prefix="$name/" HEAD -- \
     README.md Makefile .gitignore labs common \
     grading/metrics grading/metrics.tsv grading/metric_sets.tsv grading/plot_metrics.gp \
     | gzip -9 >"$tar_path"
-# nothing of the answers may leak: check the tarball's text
-if tar -xzOf "$tar_path" | grep -q '>>> SOLUTION'; then
+# nothing of the answers may leak: no lab file may hold a solution region
+tmp=$(mktemp -d)
+tar -xzf "$tar_path" -C "$tmp"
+leak=$(grep -rl '>>> SOLUTION' "$tmp/$name/labs" || true)
+rm -rf "$tmp"
+if [ -n "$leak" ]; then
     echo "dist-student: solution markers found in $tar_path; refusing" >&2
     rm -f "$tar_path"
     exit 1
