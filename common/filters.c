@@ -14,6 +14,16 @@
 
 static const char filter_names[] = "laplace5, edge3, sharpen3, gauss5, box, gaussian";
 
+int kit_filter_exact_f32(const kit_filter *f)
+{
+    if (f->divisor <= 0 || (f->divisor & (f->divisor - 1)) != 0)
+        return 0;
+    double sum = 0.0;
+    for (int i = 0; i < f->size * f->size; i++)
+        sum += f->coef[i] < 0 ? -(double)f->coef[i] : (double)f->coef[i];
+    return 255.0 * sum <= 16777216.0;
+}
+
 const char *kit_filter_names(void)
 {
     return filter_names;

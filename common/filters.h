@@ -49,6 +49,13 @@ typedef struct {
  * their default, 2). Returns 0, or -1 with a one-line reason in err. */
 int kit_filter_make(const char *name, int radius, kit_filter *f, char *err, size_t errlen);
 void kit_filter_free(kit_filter *f);
+/* 1 when 8-bit pixels filtered with w32 in float arithmetic give exactly
+ * the double result, in any summation order: the divisor is a power of two
+ * (so every weight and partial sum is a multiple of 1/divisor) and
+ * 255 * sum|coef| fits float's 24-bit mantissa. True for laplace5, edge3,
+ * sharpen3, gauss5 and gaussian up to radius 4; false for box. */
+int kit_filter_exact_f32(const kit_filter *f);
+
 /* Comma-separated list of the names, for --help. */
 const char *kit_filter_names(void);
 

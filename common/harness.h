@@ -40,6 +40,7 @@ typedef struct {
     int radius;                  /* --radius (0: filter default) */
     char filter[32];
     const char *image, *out, *results, *diff_dir, *save_input;
+    const char *dump_dir;        /* --dump DIR: outputs for the grader (not in --help) */
     int reps;
     unsigned long long seed;
     int quiet;

@@ -19,7 +19,11 @@ LAB_NUM  := $(word 1,$(subst _, ,$(LAB_NAME)))
 SOL_DIR  := $(KIT_ROOT)/solutions/$(LAB_NAME)
 BIN      := lab$(LAB_NUM)
 REF_BIN  := $(BIN)-ref
-OUT      ?= out
+# OUT: where bench/plot/profile write (make bench OUT=dir); an OUT that only
+# comes from the environment is ignored (some machines set it for other uses)
+ifneq ($(origin OUT),command line)
+  OUT := out
+endif
 # REF=1: bench, plot, profile and sanitize use the reference binary
 RUN_BIN  := $(if $(filter 1,$(REF)),./$(REF_BIN),./$(BIN))
 GPU      ?= 0

@@ -45,6 +45,23 @@ static long coef_sum(const kit_filter *f)
     return s;
 }
 
+/* exactness in float: power-of-two divisor and 255 * sum|coef| <= 2^24 */
+static void test_exact_f32(void **state)
+{
+    (void)state;
+    const struct { const char *name; int radius; int exact; } cases[] = {
+        {"laplace5", 0, 1}, {"edge3", 0, 1},    {"sharpen3", 0, 1}, {"gauss5", 0, 1},
+        {"gaussian", 4, 1}, {"gaussian", 5, 0}, {"box", 1, 0},      {"box", 8, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kit_filter f;
+        char err[256];
+        assert_int_equal(kit_filter_make(cases[i].name, cases[i].radius, &f, err, sizeof err), 0);
+        assert_int_equal(kit_filter_exact_f32(&f), cases[i].exact);
+        kit_filter_free(&f);
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -356,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_radius_errors),
         cmocka_unit_test(test_unknown_name),
         cmocka_unit_test(test_free_twice),
+        cmocka_unit_test(test_exact_f32),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
