@@ -93,7 +93,7 @@ $(BIN)-$(PLANTED): $(LAB_OBJS) $(PLANTED_OBJS) $(LIBS)
 
 # ---- correctness over several inputs: make check (REF=1 for the solution)
 check: all
-	@fail=0; IFS=';'; for args in $(CHECK_ARGS); do \
+	@fail=0; list='$(CHECK_ARGS)'; IFS=';'; for args in $$list; do \
 	  unset IFS; printf '%-40s ' "$$args"; \
 	  $(RUN_BIN) --reps 1 --quiet $$args; rc=$$?; \
 	  case $$rc in 0) echo PASS;; 77) echo "SKIP (no CUDA device)";; \

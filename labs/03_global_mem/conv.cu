@@ -6,7 +6,7 @@
  *   v2 the filter in constant memory: every thread of a warp reads the same
  *      tap at once, which the constant cache broadcasts in one transaction.
  *   v3 planar channels and a 2D grid: a channel's bytes are contiguous, so a
- *      thread reads them four at a time (32-bit loads) for sixteen neighbouring
+ *      thread reads them four at a time (32-bit loads) for a 16x2 patch of
  *      outputs: far fewer load and convert instructions per pixel than v2.
  *   v4 separable filter in double: a row pass then a column pass, 2(2R+1)
  *      taps per pixel instead of (2R+1)^2 (seed 000's starting point).
@@ -73,10 +73,15 @@ __global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, 
     // TODO: as v2, but the three channels are three planes of width*height.
 }
 
-/* v3: planar, V3_PIX neighbours of one plane per thread, 32-bit loads.
- * The body takes the radius as a constant so that the window of each row
- * lives in registers; one small kernel per radius (below) instantiates it. */
-#define V3_PIX 16
+/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, 32-bit
+ * loads. The body takes the radius as a constant so that the window lives in
+ * registers; one small kernel per radius (below) instantiates it. */
+#ifndef V3_PIX
+#define V3_PIX 16 /* outputs along a row */
+#endif
+#ifndef V3_ROWS
+#define V3_ROWS 2 /* output rows: each input row loaded once serves them all */
+#endif
 
 /* Four bytes of a plane row from column x (a multiple of 4), zero outside
  * the picture: one 32-bit load when the row allows it, else byte by byte. */
@@ -103,10 +108,11 @@ __device__ KIT_MAYBE_UNUSED static inline float byte_to_float(unsigned int w, in
 __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned char *d_out,
                                              int width, int height, const int radius)
 {
-    // TODO: outputs x0 .. x0+V3_PIX-1 of row y of plane blockIdx.z. For each
-    // window row, fetch the bytes x0-lead .. x0+V3_PIX+lead-1 with load4()
-    // into a register array v[] (convert with byte_to_float), then add
-    // c_filter[i][j] * v[...] into every output it touches. Store with to_u8.
+    // TODO: outputs x0 .. x0+V3_PIX-1 of rows y0 .. y0+V3_ROWS-1 of plane
+    // blockIdx.z. For each input row the patch needs, fetch the bytes
+    // x0-lead .. x0+V3_PIX+lead-1 with load4() into a register array v[]
+    // (convert with byte_to_float), then add c_filter[i][j] * v[...] into
+    // every output it touches. Store with to_u8.
 }
 
 /* One kernel per radius, so the compiler knows it and keeps v[] in registers. */
@@ -174,8 +180,8 @@ int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
     if (r != KIT_OK)
         return r;
-    // TODO: each thread covers V3_PIX pixels of a row, so the grid needs
-    // 1/V3_PIX of the threads across; one grid layer (blockIdx.z) per plane;
+    // TODO: each thread covers V3_PIX x V3_ROWS pixels, so the grid needs
+    // fewer threads across and down; one grid layer (blockIdx.z) per plane;
     // launch the kernel made for this radius (conv_v3_r0 .. conv_v3_r8).
     return KIT_NOT_IMPLEMENTED;
 }

@@ -41,8 +41,8 @@ int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int heig
             int radius, int block_w, int block_h);
 
 /* v3: planar channels, 2D grid, filter in constant memory; each thread
- * computes 8 neighbouring pixels of one plane (grid layer blockIdx.z), with
- * 32-bit loads where rows start on 4-byte boundaries (width % 4 == 0). */
+ * computes a small patch of one plane (grid layer blockIdx.z), with 32-bit
+ * loads where rows start on 4-byte boundaries (width % 4 == 0). */
 int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height,
             int radius, int block_w, int block_h);
 

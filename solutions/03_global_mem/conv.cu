@@ -6,7 +6,7 @@
  *   v2 the filter in constant memory: every thread of a warp reads the same
  *      tap at once, which the constant cache broadcasts in one transaction.
  *   v3 planar channels and a 2D grid: a channel's bytes are contiguous, so a
- *      thread reads them four at a time (32-bit loads) for sixteen neighbouring
+ *      thread reads them four at a time (32-bit loads) for a 16x2 patch of
  *      outputs: far fewer load and convert instructions per pixel than v2.
  *   v4 separable filter in double: a row pass then a column pass, 2(2R+1)
  *      taps per pixel instead of (2R+1)^2 (seed 000's starting point).
@@ -192,10 +192,15 @@ __global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, 
     <<< STUDENT */
 }
 
-/* v3: planar, V3_PIX neighbours of one plane per thread, 32-bit loads.
- * The body takes the radius as a constant so that the window of each row
- * lives in registers; one small kernel per radius (below) instantiates it. */
-#define V3_PIX 16
+/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, 32-bit
+ * loads. The body takes the radius as a constant so that the window lives in
+ * registers; one small kernel per radius (below) instantiates it. */
+#ifndef V3_PIX
+#define V3_PIX 16 /* outputs along a row */
+#endif
+#ifndef V3_ROWS
+#define V3_ROWS 2 /* output rows: each input row loaded once serves them all */
+#endif
 
 /* Four bytes of a plane row from column x (a multiple of 4), zero outside
  * the picture: one 32-bit load when the row allows it, else byte by byte. */
@@ -224,8 +229,8 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
 {
     /* >>> SOLUTION */
     const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * V3_PIX;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x0 >= width || y >= height)
+    const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * V3_ROWS;
+    if (x0 >= width || y0 >= height)
         return;
     const size_t plane = (size_t)width * height;
     const unsigned char *in = d_in + blockIdx.z * plane;
@@ -233,53 +238,68 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
     const int size = 2 * radius + 1;
     const int lead = 4 * ((radius + 3) / 4); /* whole words fetched left of x0 */
     const int nwords = (2 * lead + V3_PIX) / 4;
-    float s[V3_PIX];
+    float s[V3_ROWS][V3_PIX];
 #pragma unroll
-    for (int p = 0; p < V3_PIX; p++)
-        s[p] = 0.0f;
+    for (int r = 0; r < V3_ROWS; r++)
 #pragma unroll
-    for (int i = 0; i < size; i++) {
-        const int yy = y + i - radius;
-        if (yy < 0 || yy >= height)
-            continue;
-        const unsigned char *row = in + (size_t)yy * width;
+        for (int p = 0; p < V3_PIX; p++)
+            s[r][p] = 0.0f;
+    /* input rows y0-R .. y0+V3_ROWS-1+R; input row k feeds output row r
+     * through filter row i = k - r */
+#pragma unroll
+    for (int k = 0; k < size + V3_ROWS - 1; k++) {
+        const int yy = y0 - radius + k;
+        const int inside = yy >= 0 && yy < height;
+        const unsigned char *row = in + (size_t)(inside ? yy : 0) * width;
         float v[2 * 8 + V3_PIX]; /* columns x0-lead .. x0+V3_PIX+lead-1 */
 #pragma unroll
         for (int w = 0; w < nwords; w++) {
-            const unsigned int word = load4(row, x0 - lead + 4 * w, width, aligned);
+            const unsigned int word = inside ? load4(row, x0 - lead + 4 * w, width, aligned) : 0u;
 #pragma unroll
             for (int b = 0; b < 4; b++)
                 v[4 * w + b] = byte_to_float(word, b);
         }
-        const float *f = c_filter + i * size;
 #pragma unroll
-        for (int j = 0; j < size; j++) {
-            const float c = f[j];
+        for (int r = 0; r < V3_ROWS; r++) {
+            const int i = k - r;
+            if (i < 0 || i >= size)
+                continue;
+            const float *f = c_filter + i * size;
 #pragma unroll
-            for (int p = 0; p < V3_PIX; p++)
-                s[p] += c * v[lead - radius + p + j];
+            for (int j = 0; j < size; j++) {
+                const float c = f[j];
+#pragma unroll
+                for (int p = 0; p < V3_PIX; p++)
+                    s[r][p] += c * v[lead - radius + p + j];
+            }
         }
     }
-    unsigned char *o = d_out + blockIdx.z * plane + (size_t)y * width;
 #pragma unroll
-    for (int q = 0; q < V3_PIX; q += 4) {
-        const int x = x0 + q;
-        if (aligned && x + 3 < width) {
-            *(unsigned int *)(o + x) = (unsigned int)to_u8(s[q]) | (unsigned int)to_u8(s[q + 1]) << 8 |
-                                       (unsigned int)to_u8(s[q + 2]) << 16 |
-                                       (unsigned int)to_u8(s[q + 3]) << 24;
-        } else {
-            for (int b = 0; b < 4; b++)
-                if (x + b < width)
-                    o[x + b] = to_u8(s[q + b]);
+    for (int r = 0; r < V3_ROWS; r++) {
+        if (y0 + r >= height)
+            break;
+        unsigned char *o = d_out + blockIdx.z * plane + (size_t)(y0 + r) * width;
+#pragma unroll
+        for (int q = 0; q < V3_PIX; q += 4) {
+            const int x = x0 + q;
+            if (aligned && x + 3 < width) {
+                *(unsigned int *)(o + x) =
+                    (unsigned int)to_u8(s[r][q]) | (unsigned int)to_u8(s[r][q + 1]) << 8 |
+                    (unsigned int)to_u8(s[r][q + 2]) << 16 | (unsigned int)to_u8(s[r][q + 3]) << 24;
+            } else {
+                for (int b = 0; b < 4; b++)
+                    if (x + b < width)
+                        o[x + b] = to_u8(s[r][q + b]);
+            }
         }
     }
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: outputs x0 .. x0+V3_PIX-1 of row y of plane blockIdx.z. For each
-    // window row, fetch the bytes x0-lead .. x0+V3_PIX+lead-1 with load4()
-    // into a register array v[] (convert with byte_to_float), then add
-    // c_filter[i][j] * v[...] into every output it touches. Store with to_u8.
+    // TODO: outputs x0 .. x0+V3_PIX-1 of rows y0 .. y0+V3_ROWS-1 of plane
+    // blockIdx.z. For each input row the patch needs, fetch the bytes
+    // x0-lead .. x0+V3_PIX+lead-1 with load4() into a register array v[]
+    // (convert with byte_to_float), then add c_filter[i][j] * v[...] into
+    // every output it touches. Store with to_u8.
     <<< STUDENT */
 }
 
@@ -372,15 +392,15 @@ int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int heig
         conv_v3_r0, conv_v3_r1, conv_v3_r2, conv_v3_r3, conv_v3_r4,
         conv_v3_r5, conv_v3_r6, conv_v3_r7, conv_v3_r8};
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(blocks_for(width, V3_PIX), block_w), blocks_for(height, block_h),
-              CONV_CHANNELS);
+    dim3 grid(blocks_for(blocks_for(width, V3_PIX), block_w),
+              blocks_for(blocks_for(height, V3_ROWS), block_h), CONV_CHANNELS);
     by_radius[radius]<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: each thread covers V3_PIX pixels of a row, so the grid needs
-    // 1/V3_PIX of the threads across; one grid layer (blockIdx.z) per plane;
+    // TODO: each thread covers V3_PIX x V3_ROWS pixels, so the grid needs
+    // fewer threads across and down; one grid layer (blockIdx.z) per plane;
     // launch the kernel made for this radius (conv_v3_r0 .. conv_v3_r8).
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
