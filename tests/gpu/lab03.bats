@@ -46,6 +46,15 @@ setup() {
     done
 }
 
+@test "v3 with block shapes that split warps across rows, and odd plane widths" {
+    for b in 7x5 48x2 1x1 32x8 16x16; do
+        for s in 160x37 4992x19 161x7; do
+            run "$REF" --variant 3 --size $s --block $b --reps 1 --filter gaussian --radius 4
+            [ "$status" -eq 0 ] || { echo "$b $s: exit $status"; echo "$output"; false; }
+        done
+    done
+}
+
 @test "filters whose float sums are not exact are refused by the 8-bit variants: exit 2" {
     run bash -c "'$REF' --variant 2 --filter box --radius 2 --size 20x20 2>&1"
     [ "$status" -eq 2 ]
