@@ -6,8 +6,8 @@
  *   v2 the filter in constant memory: every thread of a warp reads the same
  *      tap at once, which the constant cache broadcasts in one transaction.
  *   v3 planar channels and a 2D grid: a channel's bytes are contiguous, so a
- *      thread reads 16 of them in one load (a warp 512 in a row) for a 16x2
- *      patch of outputs; far fewer loads and conversions per pixel than v2.
+ *      thread reads them four at a time (32-bit loads) for a 16x2 patch of
+ *      outputs: far fewer load and convert instructions per pixel than v2.
  *   v4 separable filter in double: a row pass then a column pass, 2(2R+1)
  *      taps per pixel instead of (2R+1)^2 (seed 000's starting point).
  *   v5 planar, one pixel per thread, byte loads: the layout change alone, kept
@@ -73,21 +73,20 @@ __global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, 
     // TODO: as v2, but the three channels are three planes of width*height.
 }
 
-/* v3: planar, a 16 x V3_ROWS patch of one plane per thread. Each thread
- * loads its own 16 bytes of a row with one 16-byte load, so a warp reads
- * 512 consecutive bytes; the few bytes of the window left and right of them
- * come from the neighbouring threads through warp shuffles. The body takes
- * the radius as a constant so that the window lives in registers; one small
- * kernel per radius (below) instantiates it. */
-#define V3_PIX 16 /* outputs along a row: one 16-byte load */
+/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, 32-bit
+ * loads. The body takes the radius as a constant so that the window lives in
+ * registers; one small kernel per radius (below) instantiates it. */
+#ifndef V3_PIX
+#define V3_PIX 16 /* outputs along a row */
+#endif
 #ifndef V3_ROWS
 #define V3_ROWS 2 /* output rows: each input row loaded once serves them all */
 #endif
 
 /* Four bytes of a plane row from column x (a multiple of 4), zero outside
  * the picture: one 32-bit load when the row allows it, else byte by byte. */
-__device__ KIT_MAYBE_UNUSED static inline unsigned int load4(const unsigned char *row, int x,
-                                                             int width, int aligned)
+__device__ KIT_MAYBE_UNUSED static inline unsigned int load4(const unsigned char *row, int x, int width,
+                                            int aligned)
 {
     if (aligned && x >= 0 && x + 3 < width)
         return *(const unsigned int *)(row + x);
@@ -109,14 +108,11 @@ __device__ KIT_MAYBE_UNUSED static inline float byte_to_float(unsigned int w, in
 __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned char *d_out,
                                              int width, int height, const int radius)
 {
-    // TODO: outputs x0 .. x0+15 of rows y0 .. y0+V3_ROWS-1 of plane
-    // blockIdx.z. For each input row the patch needs: load your own 16
-    // bytes (one uint4 when width % 16 == 0, else load4() word by word), get
-    // the halo words from the neighbouring lanes with __shfl_up_sync /
-    // __shfl_down_sync (lanes at a warp edge load them with load4()), convert
-    // the bytes with byte_to_float, and add c_filter[i][j] * v[...] into every
-    // output they touch. Every lane must reach the shuffles, also lanes past
-    // the picture. Store with to_u8.
+    // TODO: outputs x0 .. x0+V3_PIX-1 of rows y0 .. y0+V3_ROWS-1 of plane
+    // blockIdx.z. For each input row the patch needs, fetch the bytes
+    // x0-lead .. x0+V3_PIX+lead-1 with load4() into a register array v[]
+    // (convert with byte_to_float), then add c_filter[i][j] * v[...] into
+    // every output it touches. Store with to_u8.
 }
 
 /* One kernel per radius, so the compiler knows it and keeps v[] in registers. */

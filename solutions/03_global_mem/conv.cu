@@ -6,8 +6,8 @@
  *   v2 the filter in constant memory: every thread of a warp reads the same
  *      tap at once, which the constant cache broadcasts in one transaction.
  *   v3 planar channels and a 2D grid: a channel's bytes are contiguous, so a
- *      thread reads 16 of them in one load (a warp 512 in a row) for a 16x2
- *      patch of outputs; far fewer loads and conversions per pixel than v2.
+ *      thread reads them four at a time (32-bit loads) for a 16x2 patch of
+ *      outputs: far fewer load and convert instructions per pixel than v2.
  *   v4 separable filter in double: a row pass then a column pass, 2(2R+1)
  *      taps per pixel instead of (2R+1)^2 (seed 000's starting point).
  *   v5 planar, one pixel per thread, byte loads: the layout change alone, kept
@@ -192,21 +192,20 @@ __global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, 
     <<< STUDENT */
 }
 
-/* v3: planar, a 16 x V3_ROWS patch of one plane per thread. Each thread
- * loads its own 16 bytes of a row with one 16-byte load, so a warp reads
- * 512 consecutive bytes; the few bytes of the window left and right of them
- * come from the neighbouring threads through warp shuffles. The body takes
- * the radius as a constant so that the window lives in registers; one small
- * kernel per radius (below) instantiates it. */
-#define V3_PIX 16 /* outputs along a row: one 16-byte load */
+/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, 32-bit
+ * loads. The body takes the radius as a constant so that the window lives in
+ * registers; one small kernel per radius (below) instantiates it. */
+#ifndef V3_PIX
+#define V3_PIX 16 /* outputs along a row */
+#endif
 #ifndef V3_ROWS
 #define V3_ROWS 2 /* output rows: each input row loaded once serves them all */
 #endif
 
 /* Four bytes of a plane row from column x (a multiple of 4), zero outside
  * the picture: one 32-bit load when the row allows it, else byte by byte. */
-__device__ KIT_MAYBE_UNUSED static inline unsigned int load4(const unsigned char *row, int x,
-                                                             int width, int aligned)
+__device__ KIT_MAYBE_UNUSED static inline unsigned int load4(const unsigned char *row, int x, int width,
+                                            int aligned)
 {
     if (aligned && x >= 0 && x + 3 < width)
         return *(const unsigned int *)(row + x);
@@ -231,20 +230,14 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
     /* >>> SOLUTION */
     const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * V3_PIX;
     const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * V3_ROWS;
-    /* threads past the picture still take part in the shuffles below */
-    const int active = x0 < width && y0 < height;
+    if (x0 >= width || y0 >= height)
+        return;
     const size_t plane = (size_t)width * height;
     const unsigned char *in = d_in + blockIdx.z * plane;
-    const int vec16 = (width % 16) == 0; /* rows start on 16-byte boundaries */
-    const int aligned = (width % 4) == 0;
+    const int aligned = (width % 4) == 0; /* every row starts on a 4-byte boundary */
     const int size = 2 * radius + 1;
-    const int halo = (radius + 3) / 4; /* words needed on each side: 0..2 */
-    /* is the previous / next lane of the warp my left / right neighbour? */
-    const int lane = (threadIdx.y * blockDim.x + threadIdx.x) & 31;
-    /* the lanes this warp has (the last warp of an odd-sized block has fewer) */
-    const unsigned int warp_mask = __activemask();
-    const int left_ok = lane > 0 && threadIdx.x > 0;
-    const int right_ok = lane < 31 && threadIdx.x + 1 < blockDim.x;
+    const int lead = 4 * ((radius + 3) / 4); /* whole words fetched left of x0 */
+    const int nwords = (2 * lead + V3_PIX) / 4;
     float s[V3_ROWS][V3_PIX];
 #pragma unroll
     for (int r = 0; r < V3_ROWS; r++)
@@ -256,37 +249,16 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
 #pragma unroll
     for (int k = 0; k < size + V3_ROWS - 1; k++) {
         const int yy = y0 - radius + k;
-        const int inside = active && yy >= 0 && yy < height;
+        const int inside = yy >= 0 && yy < height;
         const unsigned char *row = in + (size_t)(inside ? yy : 0) * width;
-        unsigned int w[4 + 4]; /* halo words, own 4 words, halo words */
-        unsigned int *own = w + 2;
-        if (inside && vec16 && x0 + 15 < width) {
-            const uint4 q = *(const uint4 *)(row + x0);
-            own[0] = q.x; own[1] = q.y; own[2] = q.z; own[3] = q.w;
-        } else {
+        float v[2 * 8 + V3_PIX]; /* columns x0-lead .. x0+V3_PIX+lead-1 */
 #pragma unroll
-            for (int t = 0; t < 4; t++)
-                own[t] = inside ? load4(row, x0 + 4 * t, width, aligned) : 0u;
-        }
-#pragma unroll
-        for (int h = 1; h <= halo; h++) {
-            /* word -h from the left neighbour's own[4-h], word 3+h from the
-             * right neighbour's own[h-1]; warp edges load them themselves */
-            unsigned int l = __shfl_up_sync(warp_mask, own[4 - h], 1);
-            unsigned int r = __shfl_down_sync(warp_mask, own[h - 1], 1);
-            if (!left_ok)
-                l = inside ? load4(row, x0 - 4 * h, width, aligned) : 0u;
-            if (!right_ok)
-                r = inside ? load4(row, x0 + 12 + 4 * h, width, aligned) : 0u;
-            own[-h] = l;
-            own[3 + h] = r;
-        }
-        float v[4 * (4 + 4)]; /* columns x0-8 .. x0+23 */
-#pragma unroll
-        for (int t = 2 - halo; t < 6 + halo; t++)
+        for (int w = 0; w < nwords; w++) {
+            const unsigned int word = inside ? load4(row, x0 - lead + 4 * w, width, aligned) : 0u;
 #pragma unroll
             for (int b = 0; b < 4; b++)
-                v[4 * t + b] = byte_to_float(w[t], b);
+                v[4 * w + b] = byte_to_float(word, b);
+        }
 #pragma unroll
         for (int r = 0; r < V3_ROWS; r++) {
             const int i = k - r;
@@ -298,12 +270,10 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
                 const float c = f[j];
 #pragma unroll
                 for (int p = 0; p < V3_PIX; p++)
-                    s[r][p] += c * v[8 - radius + p + j];
+                    s[r][p] += c * v[lead - radius + p + j];
             }
         }
     }
-    if (!active)
-        return;
 #pragma unroll
     for (int r = 0; r < V3_ROWS; r++) {
         if (y0 + r >= height)
@@ -325,14 +295,11 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
     }
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: outputs x0 .. x0+15 of rows y0 .. y0+V3_ROWS-1 of plane
-    // blockIdx.z. For each input row the patch needs: load your own 16
-    // bytes (one uint4 when width % 16 == 0, else load4() word by word), get
-    // the halo words from the neighbouring lanes with __shfl_up_sync /
-    // __shfl_down_sync (lanes at a warp edge load them with load4()), convert
-    // the bytes with byte_to_float, and add c_filter[i][j] * v[...] into every
-    // output they touch. Every lane must reach the shuffles, also lanes past
-    // the picture. Store with to_u8.
+    // TODO: outputs x0 .. x0+V3_PIX-1 of rows y0 .. y0+V3_ROWS-1 of plane
+    // blockIdx.z. For each input row the patch needs, fetch the bytes
+    // x0-lead .. x0+V3_PIX+lead-1 with load4() into a register array v[]
+    // (convert with byte_to_float), then add c_filter[i][j] * v[...] into
+    // every output it touches. Store with to_u8.
     <<< STUDENT */
 }
 
