@@ -29,21 +29,6 @@ const char *kit_filter_names(void)
     return filter_names;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- exact binomials C(n, k) for n <= 160, as 192-bit integers ---- */
 
@@ -234,7 +219,7 @@ int kit_filter_make(const char *name, int radius, kit_filter *f, char *err, size
         if (strcmp(name, fixed[k].name) != 0)
             continue;
         if (radius != 0 && radius != fixed[k].radius) {
-            set_err(err, errlen, "filter %s has radius %d; --radius %d does not apply", name,
+            kit_set_err(err, errlen, "filter %s has radius %d; --radius %d does not apply", name,
                     fixed[k].radius, radius);
             return -1;
         }
@@ -248,13 +233,13 @@ int kit_filter_make(const char *name, int radius, kit_filter *f, char *err, size
 
     int is_box = strcmp(name, "box") == 0, is_gauss = strcmp(name, "gaussian") == 0;
     if (!is_box && !is_gauss) {
-        set_err(err, errlen, "unknown filter %s (choose from %s)", name, filter_names);
+        kit_set_err(err, errlen, "unknown filter %s (choose from %s)", name, filter_names);
         return -1;
     }
     if (radius == 0)
         radius = 2;
     if (radius < 1 || radius > KIT_FILTER_MAX_RADIUS) {
-        set_err(err, errlen, "filter %s takes a radius from 1 to %d; --radius %d does not apply",
+        kit_set_err(err, errlen, "filter %s takes a radius from 1 to %d; --radius %d does not apply",
                 name, KIT_FILTER_MAX_RADIUS, radius);
         return -1;
     }

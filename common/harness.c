@@ -25,11 +25,9 @@
 void kit_error(const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", kit_prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    kit_vmessage(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 /* ------------------------------------------------------------------ usage */

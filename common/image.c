@@ -25,21 +25,6 @@
 /* stb's PNG writer counts bytes in int; stay well inside that. */
 #define KIT_PNG_MAX_BYTES (1ULL << 30)
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *stb_reason(void)
 {
@@ -54,19 +39,19 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
     img->w = img->h = img->c = 0;
     img->px = NULL;
     if (channels < 0 || channels > 4) {
-        set_err(err, errlen, "%s: cannot convert to %d channels (choose 1 to 4, or 0 to keep)",
+        kit_set_err(err, errlen, "%s: cannot convert to %d channels (choose 1 to 4, or 0 to keep)",
                 path, channels);
         return -1;
     }
     FILE *fp = fopen(path, "rb");
     if (!fp) {
-        set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        kit_set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(fp);
-        set_err(err, errlen, "cannot open %s: %s", path, strerror(EISDIR));
+        kit_set_err(err, errlen, "cannot open %s: %s", path, strerror(EISDIR));
         return -1;
     }
 
@@ -76,7 +61,7 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
     if (!stbi_info_from_file(fp, &w, &h, &n)) {
         const char *why = stb_reason();
         fclose(fp);
-        set_err(err, errlen, "%s: not a readable image (stb: %s)", path, why);
+        kit_set_err(err, errlen, "%s: not a readable image (stb: %s)", path, why);
         return -1;
     }
     int outc = channels ? channels : n;
@@ -84,7 +69,7 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
         (unsigned long long)w * (unsigned long long)h * (unsigned long long)outc >
             KIT_IMAGE_MAX_BYTES) {
         fclose(fp);
-        set_err(err, errlen,
+        kit_set_err(err, errlen,
                 "%s: image is %dx%d with %d channels, larger than the kit accepts "
                 "(%d pixels a side, %llu bytes)",
                 path, w, h, outc, KIT_IMAGE_MAX_SIDE, KIT_IMAGE_MAX_BYTES);
@@ -95,7 +80,7 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
     unsigned char *data = stbi_load_from_file(fp, &lw, &lh, &ln, channels);
     fclose(fp);
     if (!data) {
-        set_err(err, errlen,
+        kit_set_err(err, errlen,
                 "%s: not a readable image (stb: %s); the header reads but the data is "
                 "corrupt or truncated",
                 path, stb_reason());
@@ -103,7 +88,7 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
     }
     if (lw != w || lh != h) { /* cannot happen with a sane stb; be safe */
         stbi_image_free(data);
-        set_err(err, errlen, "%s: not a readable image (stb: size changed while reading)", path);
+        kit_set_err(err, errlen, "%s: not a readable image (stb: size changed while reading)", path);
         return -1;
     }
 
@@ -153,13 +138,13 @@ int kit_png_write(const char *path, const unsigned char *px, int w, int h, int c
                   char *err, size_t errlen)
 {
     if (!px || w < 1 || h < 1 || c < 1 || c > 4) {
-        set_err(err, errlen, "cannot write %s: invalid image (%dx%d, %d channels)", path, w, h, c);
+        kit_set_err(err, errlen, "cannot write %s: invalid image (%dx%d, %d channels)", path, w, h, c);
         return -1;
     }
     if (w > KIT_IMAGE_MAX_SIDE || h > KIT_IMAGE_MAX_SIDE ||
         ((unsigned long long)w * (unsigned long long)c + 1ULL) * (unsigned long long)h >
             KIT_PNG_MAX_BYTES) {
-        set_err(err, errlen,
+        kit_set_err(err, errlen,
                 "cannot write %s: %dx%d with %d channels is larger than the PNG writer takes "
                 "(%d pixels a side, %llu bytes)",
                 path, w, h, c, KIT_IMAGE_MAX_SIDE, KIT_PNG_MAX_BYTES);
@@ -169,14 +154,14 @@ int kit_png_write(const char *path, const unsigned char *px, int w, int h, int c
     int ok = stbi_write_png_to_func(membuf_put, &m, w, h, c, px, w * c);
     if (!ok || m.failed || m.len == 0) {
         free(m.buf);
-        set_err(err, errlen, "cannot write %s: PNG encoding failed%s", path,
+        kit_set_err(err, errlen, "cannot write %s: PNG encoding failed%s", path,
                 m.failed ? " (out of memory)" : "");
         return -1;
     }
     if (kit_write_file_atomic(path, m.buf, m.len) != 0) {
         int e = errno;
         free(m.buf);
-        set_err(err, errlen, "cannot write %s: %s", path, strerror(e));
+        kit_set_err(err, errlen, "cannot write %s: %s", path, strerror(e));
         return -1;
     }
     free(m.buf);
@@ -186,7 +171,7 @@ int kit_png_write(const char *path, const unsigned char *px, int w, int h, int c
 int kit_image_save_png(const char *path, const kit_image *img, char *err, size_t errlen)
 {
     if (!img) {
-        set_err(err, errlen, "cannot write %s: no image", path);
+        kit_set_err(err, errlen, "cannot write %s: no image", path);
         return -1;
     }
     return kit_png_write(path, img->px, img->w, img->h, img->c, err, errlen);

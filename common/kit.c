@@ -27,15 +27,30 @@ void *kit_calloc(size_t count, size_t size)
     return p;
 }
 
+void kit_vmessage(const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: ", kit_prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void kit_die(int code, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "%s: ", kit_prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    kit_vmessage(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     exit(code);
+}
+
+void kit_set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
 }
 
 void kit_rng_seed(kit_rng *r, unsigned long long seed)

@@ -9,6 +9,7 @@
 #ifndef KIT_H
 #define KIT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -48,6 +49,16 @@ void kit_die(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn))
 #endif
     ;
+
+/* Format a one-line reason into err (a caller's buffer; NULL or 0 ignored). */
+void kit_set_err(char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Print "PROG: message" and a newline to stderr. */
+void kit_vmessage(const char *fmt, va_list ap);
 
 /* Program name used in messages (set by the harness from argv[0]). */
 extern const char *kit_prog;
