@@ -60,7 +60,7 @@ if [ -x grading/grade ] && [ -d grading/examples ]; then
     printf 'demo: %-18s ' "grading"
     if make -s -C grading demo OUT="$demo/grading" >"$demo/grading.log" 2>&1; then
         echo "ok"
-        { echo "## grading of the example submissions"; echo; echo "- [summary]($(basename "$demo")/grading/summary.md)"; echo "- [grades.csv](grading/grades.csv)"; echo; } >>"$index"
+        { echo "## grading of the example submissions"; echo; echo "- [summary](grading/summary.md)"; echo "- [grades.csv](grading/grades.csv)"; echo; } >>"$index"
     else
         echo "FAILED, see out/demo/grading.log"; failed=1
     fi
