@@ -71,6 +71,15 @@ double kit_rng_uniform(kit_rng *r)
     return (double)(kit_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+void kit_fill_uniform(double *v, size_t count, unsigned long long s0, size_t first)
+{
+    kit_rng r;
+    /* splitmix64 advances its state by a constant: jump straight to `first` */
+    kit_rng_seed(&r, s0 + (unsigned long long)first * 0x9E3779B97F4A7C15ULL);
+    for (size_t k = 0; k < count; k++)
+        v[k] = 2.0 * kit_rng_uniform(&r) - 1.0;
+}
+
 int kit_write_file_atomic(const char *path, const void *data, size_t bytes)
 {
     size_t n = strlen(path) + 32;

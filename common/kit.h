@@ -69,6 +69,13 @@ void kit_rng_seed(kit_rng *r, unsigned long long seed);
 unsigned long long kit_rng_next(kit_rng *r);
 double kit_rng_uniform(kit_rng *r); /* [0, 1) */
 
+/* Numbers first .. first+count-1 of the seeded stream that starts at state
+ * s0, each uniform in [-1, 1). Element k of the stream does not depend on
+ * the ones before it, so a large array can be filled in pieces, on any
+ * number of threads, and a checker in another process regenerates exactly
+ * the same values. */
+void kit_fill_uniform(double *v, size_t count, unsigned long long s0, size_t first);
+
 /* Write to PATH.tmp then rename, so a reader never sees half a file.
  * Returns 0 or -1 with errno set. */
 int kit_write_file_atomic(const char *path, const void *data, size_t bytes);

@@ -362,14 +362,6 @@ static int lab_spec(const char *lab, int v, out_spec *s, char *err, size_t len)
 /* Lab 06's input, as its main.c makes it: A (m x n, row-major) and x uniform in [-1, 1) from
  * the splitmix64 stream of the seed, row i starting at state s_A + i*n*step. y = A x with the
  * kit's compensated sums; atol = 1.01 gamma(n+2) max_i sum_j |a_ij x_j|, u = 2^-53. */
-#define MATVEC_STEP 0x9E3779B97F4A7C15ULL
-static void matvec_fill(double *v, size_t count, unsigned long long s0, size_t first)
-{
-    kit_rng r;
-    kit_rng_seed(&r, s0 + (unsigned long long)first * MATVEC_STEP);
-    for (size_t k = 0; k < count; k++)
-        v[k] = 2.0 * kit_rng_uniform(&r) - 1.0;
-}
 
 static double *matvec_ref(const case_args *a, double *atol)
 {
@@ -379,9 +371,9 @@ static double *matvec_ref(const case_args *a, double *atol)
     const unsigned long long s_A = kit_rng_next(&g), s_x = kit_rng_next(&g);
     double *x = kit_malloc(n * sizeof *x), *row = kit_malloc(n * sizeof *row);
     double *y = kit_malloc(m * sizeof *y), S = 0.0;
-    matvec_fill(x, n, s_x, 0);
+    kit_fill_uniform(x, n, s_x, 0);
     for (size_t i = 0; i < m; i++) {
-        matvec_fill(row, n, s_A, i * n);
+        kit_fill_uniform(row, n, s_A, i * n);
         kit_ref_matvec_f64(row, x, y + i, 1, (int)n);
         double t = 0.0;
         for (size_t j = 0; j < n; j++)

@@ -44,20 +44,6 @@ static const kit_variant variants[] = {
 /* u = 2^-53: the unit roundoff of double */
 #define U64 1.1102230246251565e-16
 
-/* Split the splitmix64 stream into rows: the k-th number of a stream that
- * starts at state s0 comes from state s0 + k * step, so each row can be
- * generated on its own thread and the matrix is the same for any thread
- * count. Entries are uniform in [-1, 1). */
-#define SPLITMIX_STEP 0x9E3779B97F4A7C15ULL
-
-static void fill_uniform(double *v, size_t count, unsigned long long s0, size_t first)
-{
-    kit_rng r;
-    kit_rng_seed(&r, s0 + (unsigned long long)first * SPLITMIX_STEP);
-    for (size_t k = 0; k < count; k++)
-        v[k] = 2.0 * kit_rng_uniform(&r) - 1.0;
-}
-
 /* The tolerance (README, "How results are checked"). Any order of the n
  * additions of one row - the reference's, cuBLAS's, a tree of shuffles,
  * atomics in whatever order the blocks arrive - errs by at most
@@ -119,8 +105,8 @@ static int setup(kit_ctx *ctx)
     const unsigned long long s_A = kit_rng_next(&g), s_x = kit_rng_next(&g);
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < L->m; i++)
-        fill_uniform(L->h_A + (size_t)i * n, n, s_A, (size_t)i * n);
-    fill_uniform(L->h_x, n, s_x, 0);
+        kit_fill_uniform(L->h_A + (size_t)i * n, n, s_A, (size_t)i * n);
+    kit_fill_uniform(L->h_x, n, s_x, 0);
 #pragma omp parallel for schedule(dynamic, 64)
     for (int i = 0; i < L->m; i++)
         kit_ref_matvec_f64(L->h_A + (size_t)i * n, L->h_x, L->h_ref + i, 1, L->n);
