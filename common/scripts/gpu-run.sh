@@ -6,6 +6,8 @@
 #   profile profiler metrics per variant (Nsight Compute), where permitted
 #   bench   every lab's benchmark with the reference solution
 # then a short table. Choose steps by name: gpu-run.sh tests bench.
+# On a GPU machine without a package registry, first run
+# `common/scripts/setup.sh --local` where there is one and carry .deps/ along.
 # Logs and TSVs go to $KIT_GPU_OUT (default out/gpu); with $OUT set (a
 # folder to hand back), a tarball of them is written there as well.
 set -u

@@ -2,6 +2,9 @@
 # setup.sh - install what the kit needs and is missing; fast when all is there.
 #
 #   common/scripts/setup.sh [--quiet]
+#   common/scripts/setup.sh --local     unpack stb, cmocka, bats and bubblewrap into .deps/
+#                                       even where they are installed (to carry the folder to
+#                                       a GPU machine that has no package registry)
 #
 # Needed: libstb-dev (image I/O), libcmocka-dev (unit tests), bats
 # (command-line tests). Wanted: gnuplot (plots), bubblewrap (grading sandbox).
@@ -10,11 +13,21 @@
 # exact command to run, and unpacks the needed packages into .deps/ (a local
 # prefix the build and the tests then use), for shared machines without root.
 set -u
-quiet=0
+quiet=0 local_only=0
 [ "${1:-}" = "--quiet" ] && quiet=1
+[ "${1:-}" = "--local" ] && local_only=1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 deps="$root/.deps"
 say() { [ "$quiet" = 1 ] || echo "setup: $*"; }
+
+if [ "$local_only" = 1 ]; then
+    mkdir -p "$deps/debs"
+    ( cd "$deps/debs" && apt-get download libstb-dev libstb0 libcmocka-dev libcmocka0 bats bubblewrap ) ||
+        { echo "setup: apt-get download failed" >&2; exit 1; }
+    for f in "$deps"/debs/*.deb; do dpkg -x "$f" "$deps"; done
+    echo "setup: unpacked into $deps (carry it; PATH=$deps/usr/bin:\$PATH)"
+    exit 0
+fi
 
 have_file() { [ -e "$1" ] || [ -e "$deps$1" ]; }
 have_cmd() { command -v "$1" >/dev/null 2>&1 || [ -x "$deps/usr/bin/$1" ]; }
