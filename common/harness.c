@@ -291,6 +291,20 @@ void kit_poison(kit_buf *b, unsigned char pattern)
     memset(b->data, b->type == KIT_U8 ? pattern : 0xFF, kit_buf_bytes(b));
 }
 
+int kit_input_picture(const kit_opts *o, int channels, kit_image *img)
+{
+    char err[512];
+    if (o->image) {
+        if (kit_image_load(o->image, channels, img, err, sizeof err)) {
+            kit_error("%s", err);
+            return KIT_EXIT_USAGE;
+        }
+        return 0;
+    }
+    kit_image_generate(img, o->w, o->h, channels, o->seed, KIT_PATTERN_SCENE);
+    return 0;
+}
+
 unsigned char kit_poison_byte(const kit_ctx *ctx)
 {
     return ctx->out.type == KIT_U8 ? ctx->poison : 0xFF;

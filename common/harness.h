@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include "compare.h"
+#include "image.h"
 #include "kit.h"
 
 #ifdef __cplusplus
@@ -122,6 +123,11 @@ void kit_poison(kit_buf *b, unsigned char pattern);
 /* The byte a GPU lab must cudaMemset its device output with before a run:
  * ctx->poison for 8-bit outputs, 0xFF (NaN) for float and double. */
 unsigned char kit_poison_byte(const kit_ctx *ctx);
+
+/* The lab's input picture with `channels` channels: --image when given,
+ * else the procedural scene of --size and --seed. Returns 0, or
+ * KIT_EXIT_USAGE after one line naming the file and what is wrong. */
+int kit_input_picture(const kit_opts *o, int channels, kit_image *img);
 
 /* Save a w x h x c buffer (any type, clamped and rounded to 8 bits) as PNG. */
 int kit_buf_save_png(const char *path, const kit_buf *b, char *err, size_t errlen);

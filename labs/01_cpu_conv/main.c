@@ -40,14 +40,8 @@ static int setup(kit_ctx *ctx)
         return KIT_EXIT_USAGE;
     }
     kit_image img = {0};
-    if (ctx->opt.image) {
-        if (kit_image_load(ctx->opt.image, 4, &img, err, sizeof err)) {
-            kit_error("%s", err);
-            return KIT_EXIT_USAGE;
-        }
-    } else {
-        kit_image_generate(&img, ctx->opt.w, ctx->opt.h, 4, ctx->opt.seed, KIT_PATTERN_SCENE);
-    }
+    if (kit_input_picture(&ctx->opt, CONV_CHANNELS, &img))
+        return KIT_EXIT_USAGE;
     int w = img.w, h = img.h, R = L->filter.radius;
     size_t n = (size_t)w * (size_t)h * CONV_CHANNELS;
     L->w = w;

@@ -95,18 +95,13 @@ static int setup(kit_ctx *ctx)
         return KIT_EXIT_USAGE;
     }
     kit_image img = {0};
-    if (ctx->opt.image && kit_image_load(ctx->opt.image, CONV_CHANNELS, &img, err, sizeof err)) {
-        kit_error("%s", err);
+    if (kit_input_picture(&ctx->opt, CONV_CHANNELS, &img))
         return KIT_EXIT_USAGE;
-    }
     int rc = kit_gpu_init(ctx->opt.device);
     if (rc) {
         kit_image_free(&img);
         return rc;
     }
-    if (!ctx->opt.image)
-        kit_image_generate(&img, ctx->opt.w, ctx->opt.h, CONV_CHANNELS, ctx->opt.seed,
-                           KIT_PATTERN_SCENE);
     L->w = img.w;
     L->h = img.h;
     L->pinned = ctx->opt.pinned;

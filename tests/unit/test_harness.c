@@ -1276,6 +1276,31 @@ static void test_main_vector_no_diff_picture(void **state)
     assert_non_null(strstr(cap_out, "18 of 18 elements wrong"));
 }
 
+/* kit_input_picture: generated from --size/--seed when no --image; a
+ * missing file is bad input (2) and leaves no picture. */
+static void test_input_picture(void **state)
+{
+    (void)state;
+    kit_opts o;
+    memset(&o, 0, sizeof o);
+    o.w = 7;
+    o.h = 5;
+    o.seed = 3;
+    kit_image a = {0}, b = {0};
+    assert_int_equal(kit_input_picture(&o, 3, &a), 0);
+    assert_int_equal(a.w, 7);
+    assert_int_equal(a.h, 5);
+    assert_int_equal(a.c, 3);
+    kit_image_generate(&b, 7, 5, 3, 3, KIT_PATTERN_SCENE);
+    assert_memory_equal(a.px, b.px, 7 * 5 * 3);
+    kit_image_free(&a);
+    kit_image_free(&b);
+    o.image = "/nonexistent/picture.png";
+    kit_image c = {0};
+    assert_int_equal(kit_input_picture(&o, 3, &c), KIT_EXIT_USAGE);
+    assert_null(c.px);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1290,6 +1315,7 @@ int main(void)
         cmocka_unit_test_teardown(test_parse_missing_value, restore_std),
         cmocka_unit_test_teardown(test_parse_image_excludes_size, restore_std),
         cmocka_unit_test_teardown(test_parse_help, restore_std),
+        cmocka_unit_test_teardown(test_input_picture, restore_std),
         cmocka_unit_test_teardown(test_poison, restore_std),
         cmocka_unit_test_teardown(test_poison_byte, restore_std),
         cmocka_unit_test_teardown(test_save_png_f32_planar_clamped, restore_std),
