@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,37 +22,6 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static char tmpdir[256];
-
-static int make_tmpdir(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/kit_test_image.XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-    (void)state;
-    DIR *d = opendir(tmpdir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-        remove(p);
-    }
-    closedir(d);
-    return rmdir(tmpdir);
-}
-
-static void tmp_path(char *buf, size_t n, const char *name)
-{
-    snprintf(buf, n, "%s/%s", tmpdir, name);
-}
 
 static void write_bytes(const char *path, const void *data, size_t n)
 {

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,61 +20,8 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static char tmpdir[256];
 
-static int make_tmpdir(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/kit_test_results.XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
 
-static int remove_tmpdir(void **state)
-{
-    (void)state;
-    DIR *d = opendir(tmpdir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    char p[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-        remove(p);
-    }
-    closedir(d);
-    return rmdir(tmpdir);
-}
-
-static void tmp_path(char *buf, size_t n, const char *name)
-{
-    snprintf(buf, n, "%s/%s", tmpdir, name);
-}
-
-/* The whole file as a string (caller frees). */
-static char *slurp(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
-    s[n] = 0;
-    fclose(fp);
-    return s;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    fputs(text, fp);
-    assert_int_equal(fclose(fp), 0);
-}
 
 /* Split text into lines in place (no trailing empty line). */
 static int split_lines(char *text, char **lines, int max)
