@@ -15,6 +15,7 @@
 
 #include "filters.h"
 #include "image.h"
+#include "ref.h"
 #include "results.h"
 #include "timing.h"
 
@@ -303,6 +304,60 @@ int kit_input_picture(const kit_opts *o, int channels, kit_image *img)
     }
     kit_image_generate(img, o->w, o->h, channels, o->seed, KIT_PATTERN_SCENE);
     return 0;
+}
+
+int kit_conv_input_setup(kit_ctx *ctx, int channels, int stride_align, kit_conv_input *in)
+{
+    memset(in, 0, sizeof *in);
+    char err[512];
+    if (kit_filter_make(ctx->opt.filter, ctx->opt.radius, &in->filter, err, sizeof err)) {
+        kit_error("%s", err);
+        return KIT_EXIT_USAGE;
+    }
+    kit_image img = {0};
+    if (kit_input_picture(&ctx->opt, channels, &img))
+        return KIT_EXIT_USAGE;
+    int R = in->filter.radius;
+    size_t n = (size_t)img.w * (size_t)img.h * (size_t)channels;
+    in->w = img.w;
+    in->h = img.h;
+    in->c = channels;
+    in->h_src = kit_malloc(n * sizeof(float));
+    kit_u8_to_f32(img.px, in->h_src, n);
+    kit_image_free(&img);
+    size_t align = stride_align > 0 ? (size_t)stride_align : 1;
+    in->stride = ((size_t)(in->w + 2 * R) * (size_t)channels + align - 1) / align * align;
+    in->h_ext = kit_pad_zero_f32_stride(in->h_src, in->w, in->h, channels, R, in->stride);
+    in->h_ref = kit_malloc(n * sizeof(float));
+    kit_ref_corr2d_f32(in->h_src, in->h_ref, in->w, in->h, channels, 0, in->filter.w64,
+                       in->filter.size);
+    kit_clamp_f32(in->h_ref, n, 0.0f, 255.0f);
+    in->h_out = kit_calloc_aligned64(n * sizeof(float));
+
+    ctx->ref = (kit_buf){KIT_F32, in->w, in->h, channels, 0, in->h_ref};
+    ctx->out = (kit_buf){KIT_F32, in->w, in->h, channels, 0, in->h_out};
+    ctx->input = (kit_buf){KIT_F32, in->w, in->h, channels, 0, in->h_src};
+    ctx->width = in->w;
+    ctx->height = in->h;
+    snprintf(ctx->param, sizeof ctx->param, "%s", in->filter.name);
+    return 0;
+}
+
+double kit_conv_input_bytes(const kit_conv_input *in)
+{
+    int R = in->filter.radius;
+    double ext = (double)(in->w + 2 * R) * (in->h + 2 * R);
+    return (ext + (double)in->w * in->h) * in->c * sizeof(float);
+}
+
+void kit_conv_input_free(kit_conv_input *in)
+{
+    kit_filter_free(&in->filter);
+    free(in->h_src);
+    free(in->h_ext);
+    free(in->h_ref);
+    free(in->h_out);
+    memset(in, 0, sizeof *in);
 }
 
 unsigned char kit_poison_byte(const kit_ctx *ctx)

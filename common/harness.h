@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include "compare.h"
+#include "filters.h"
 #include "image.h"
 #include "kit.h"
 
@@ -128,6 +129,26 @@ unsigned char kit_poison_byte(const kit_ctx *ctx);
  * else the procedural scene of --size and --seed. Returns 0, or
  * KIT_EXIT_USAGE after one line naming the file and what is wrong. */
 int kit_input_picture(const kit_opts *o, int channels, kit_image *img);
+
+/* The float-picture convolution input of the CPU labs: the filter (--filter,
+ * --radius), the picture as floats, its zero-padded extended copy with rows
+ * of `stride` floats ((W+2R)*c rounded up to stride_align floats; 64-byte
+ * aligned), the clamped CPU reference and a 64-byte aligned output. */
+typedef struct {
+    kit_filter filter;
+    int w, h, c;
+    size_t stride;           /* floats per row of h_ext */
+    float *h_src;            /* W x H x c */
+    float *h_ext;            /* (W+2R) x (H+2R) pixels, rows of stride floats */
+    float *h_ref, *h_out;    /* W x H x c */
+} kit_conv_input;
+
+/* Build it and point ctx's ref, out, input, width, height and param at it.
+ * Returns 0, or KIT_EXIT_USAGE after one line (bad filter or picture). */
+int kit_conv_input_setup(kit_ctx *ctx, int channels, int stride_align, kit_conv_input *in);
+/* Bytes a variant must move: the extended picture read once, the output written once. */
+double kit_conv_input_bytes(const kit_conv_input *in);
+void kit_conv_input_free(kit_conv_input *in);
 
 /* Save a w x h x c buffer (any type, clamped and rounded to 8 bits) as PNG. */
 int kit_buf_save_png(const char *path, const kit_buf *b, char *err, size_t errlen);

@@ -524,16 +524,24 @@ void kit_clamp_f64(double *buf, size_t n, double lo, double hi)
     }
 }
 
-float *kit_pad_zero_f32(const float *src, int w, int h, int c, int pad)
+float *kit_pad_zero_f32_stride(const float *src, int w, int h, int c, int pad, size_t stride)
 {
-    if (w < 0 || h < 0 || c < 1 || pad < 0)
-        kit_die(KIT_EXIT_RUNTIME, "kit_pad_zero_f32: invalid arguments (%dx%d, %d channels, pad %d)",
-                w, h, c, pad);
-    size_t pw = (size_t)w + 2 * (size_t)pad, ph = (size_t)h + 2 * (size_t)pad;
-    float *dst = kit_calloc(pw * ph * (size_t)c, sizeof(float)); /* all-zero bits is 0.0f */
+    if (w < 0 || h < 0 || c < 1 || pad < 0 ||
+        stride < ((size_t)w + 2 * (size_t)pad) * (size_t)c)
+        kit_die(KIT_EXIT_RUNTIME,
+                "kit_pad_zero_f32: invalid arguments (%dx%d, %d channels, pad %d, stride %zu)", w,
+                h, c, pad, stride);
+    size_t ph = (size_t)h + 2 * (size_t)pad;
+    float *dst = kit_calloc_aligned64(stride * ph * sizeof(float)); /* all-zero bits is 0.0f */
     size_t rowlen = (size_t)w * (size_t)c;
     for (size_t y = 0; y < (size_t)h; y++)
-        memcpy(dst + ((y + (size_t)pad) * pw + (size_t)pad) * (size_t)c, src + y * rowlen,
+        memcpy(dst + (y + (size_t)pad) * stride + (size_t)pad * (size_t)c, src + y * rowlen,
                rowlen * sizeof(float));
     return dst;
+}
+
+float *kit_pad_zero_f32(const float *src, int w, int h, int c, int pad)
+{
+    size_t stride = ((size_t)(w < 0 ? 0 : w) + 2 * (size_t)(pad < 0 ? 0 : pad)) * (size_t)(c < 1 ? 1 : c);
+    return kit_pad_zero_f32_stride(src, w, h, c, pad, stride);
 }

@@ -62,6 +62,11 @@ void kit_clamp_f64(double *buf, size_t n, double lo, double hi);
  * interleaved; dst is (w+2*pad) x (h+2*pad) x c with src at (pad, pad) and
  * zeros around. Returns the new buffer; its width is w+2*pad. */
 float *kit_pad_zero_f32(const float *src, int w, int h, int c, int pad);
+/* The same with rows of `stride` floats (>= (w+2*pad)*c; the rest of each
+ * row is zero), in 64-byte aligned memory (free() releases it), so that
+ * aligned vector loads of whole rows are legal when stride is a multiple
+ * of 16 floats. */
+float *kit_pad_zero_f32_stride(const float *src, int w, int h, int c, int pad, size_t stride);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,18 @@ void *kit_calloc(size_t count, size_t size)
     return p;
 }
 
+void *kit_calloc_aligned64(size_t bytes)
+{
+    size_t n = (bytes + 63) / 64 * 64;
+    if (n == 0)
+        n = 64;
+    void *p = aligned_alloc(64, n);
+    if (!p)
+        kit_die(KIT_EXIT_RUNTIME, "out of host memory (%zu bytes)", n);
+    memset(p, 0, n);
+    return p;
+}
+
 void kit_vmessage(const char *fmt, va_list ap)
 {
     fprintf(stderr, "%s: ", kit_prog);

@@ -43,6 +43,10 @@ enum {
 void *kit_malloc(size_t bytes);
 void *kit_calloc(size_t count, size_t size);
 
+/* Zeroed memory aligned to 64 bytes (a cache line, an AVX-512 register),
+ * size rounded up to whole lines; free() releases it; exit 3 when out. */
+void *kit_calloc_aligned64(size_t bytes);
+
 /* Print "PROG: message" to stderr and exit with code. */
 void kit_die(int code, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -24,14 +24,9 @@
 #include "timing.h"
 
 typedef struct {
-    kit_filter filter;
-    float *h_src;    /* W x H x 4, the picture */
-    float *h_ext;    /* (W+2R) x (H+2R) pixels, rows of stride floats, zero-padded */
-    float *h_ref;    /* reference result */
-    float *h_out;    /* variants write here */
-    int w, h, stride;
-    int threads;     /* team size of v1, v2, v4, v5 */
-    int isa;         /* CONV_ISA_* that v5 uses */
+    kit_conv_input in; /* picture, extended copy (rows of stride floats), reference */
+    int threads;       /* team size of v1, v2, v4, v5 */
+    int isa;           /* CONV_ISA_* that v5 uses */
 } lab02;
 
 static const kit_variant variants[] = {
@@ -84,31 +79,12 @@ static int cpu_runs(int isa)
     return 0;
 }
 
-/* ------------------------------------------------------------------ buffers */
-
-/* 64-byte aligned zeroed buffer; out of memory is a runtime error (exit 3). */
-static float *alloc_floats64(size_t n)
-{
-    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
-    float *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (!p)
-        kit_die(KIT_EXIT_RUNTIME, "out of host memory (%zu bytes)", bytes);
-    memset(p, 0, bytes ? bytes : 64);
-    return p;
-}
-
 /* ----------------------------------------------------------------- callbacks */
 
 static int setup(kit_ctx *ctx)
 {
     lab02 *L = kit_calloc(1, sizeof *L);
     ctx->user = L;
-    char err[512];
-    if (kit_filter_make(ctx->opt.filter, ctx->opt.radius, &L->filter, err, sizeof err)) {
-        kit_error("%s", err);
-        return KIT_EXIT_USAGE;
-    }
-
     /* v5's instruction set: the forced one, if the CPU runs it; else the widest */
     if (ctx->opt.isa[0]) {
         int want = !strcmp(ctx->opt.isa, "avx512") ? CONV_ISA_AVX512
@@ -130,37 +106,11 @@ static int setup(kit_ctx *ctx)
     omp_set_dynamic(0);
     omp_set_num_threads(L->threads);
 
-    kit_image img = {0};
-    if (kit_input_picture(&ctx->opt, CONV_CHANNELS, &img))
-        return KIT_EXIT_USAGE;
-    int w = img.w, h = img.h, R = L->filter.radius;
-    size_t n = (size_t)w * (size_t)h * CONV_CHANNELS;
-    L->w = w;
-    L->h = h;
-    L->h_src = kit_malloc(n * sizeof(float));
-    kit_u8_to_f32(img.px, L->h_src, n);
-    kit_image_free(&img);
-
     /* the extended image: rows rounded up to whole 64-byte lines */
-    int ext_w = w + 2 * R, ext_h = h + 2 * R;
-    L->stride = (ext_w * CONV_CHANNELS + CONV_STRIDE_ALIGN - 1) / CONV_STRIDE_ALIGN * CONV_STRIDE_ALIGN;
-    L->h_ext = alloc_floats64((size_t)L->stride * (size_t)ext_h);
-    for (int y = 0; y < h; y++)
-        memcpy(L->h_ext + (size_t)(y + R) * L->stride + (size_t)R * CONV_CHANNELS,
-               L->h_src + (size_t)y * w * CONV_CHANNELS, (size_t)w * CONV_CHANNELS * sizeof(float));
-
-    L->h_ref = kit_malloc(n * sizeof(float));
-    kit_ref_corr2d_f32(L->h_src, L->h_ref, w, h, CONV_CHANNELS, 0, L->filter.w64, L->filter.size);
-    kit_clamp_f32(L->h_ref, n, 0.0f, 255.0f);
-    L->h_out = alloc_floats64(n);
-
-    ctx->ref = (kit_buf){KIT_F32, w, h, CONV_CHANNELS, 0, L->h_ref};
-    ctx->out = (kit_buf){KIT_F32, w, h, CONV_CHANNELS, 0, L->h_out};
-    ctx->input = (kit_buf){KIT_F32, w, h, CONV_CHANNELS, 0, L->h_src};
-    ctx->width = w;
-    ctx->height = h;
+    int rc = kit_conv_input_setup(ctx, CONV_CHANNELS, CONV_STRIDE_ALIGN, &L->in);
+    if (rc)
+        return rc;
     ctx->threads = (ctx->opt.variant >= 0 && single_thread(ctx->opt.variant)) ? 1 : L->threads;
-    snprintf(ctx->param, sizeof ctx->param, "%s", L->filter.name);
     return 0;
 }
 
@@ -184,17 +134,18 @@ static int supports(kit_ctx *ctx, int v, char *why, size_t len)
 static int run(kit_ctx *ctx, int v, double *kernel_ms, double *total_ms)
 {
     lab02 *L = ctx->user;
-    const float *src = L->h_ext, *f = L->filter.w32;
-    const int s = L->stride, w = L->w, h = L->h, R = L->filter.radius;
+    const kit_conv_input *in = &L->in;
+    const float *src = in->h_ext, *f = in->filter.w32;
+    const int s = (int)in->stride, w = in->w, h = in->h, R = in->filter.radius;
     int r = KIT_UNSUPPORTED;
     double t0 = kit_now_ms();
     switch (v) {
-    case 0: r = conv_v0(src, s, L->h_out, w, h, f, R); break;
-    case 1: r = conv_v1(src, s, L->h_out, w, h, f, R); break;
-    case 2: r = conv_v2(src, s, L->h_out, w, h, f, R); break;
-    case 3: r = conv_v3(src, s, L->h_out, w, h, f, R); break;
-    case 4: r = conv_v4(src, s, L->h_out, w, h, f, R); break;
-    case 5: r = conv_v5(src, s, L->h_out, w, h, f, R, L->isa); break;
+    case 0: r = conv_v0(src, s, in->h_out, w, h, f, R); break;
+    case 1: r = conv_v1(src, s, in->h_out, w, h, f, R); break;
+    case 2: r = conv_v2(src, s, in->h_out, w, h, f, R); break;
+    case 3: r = conv_v3(src, s, in->h_out, w, h, f, R); break;
+    case 4: r = conv_v4(src, s, in->h_out, w, h, f, R); break;
+    case 5: r = conv_v5(src, s, in->h_out, w, h, f, R, L->isa); break;
     }
     *kernel_ms = *total_ms = kit_now_ms() - t0;
     return r;
@@ -206,9 +157,7 @@ static double bytes(kit_ctx *ctx, int v)
 {
     lab02 *L = ctx->user;
     KIT_UNUSED(v);
-    int R = L->filter.radius;
-    double ext = (double)(L->w + 2 * R) * (L->h + 2 * R);
-    return (ext + (double)L->w * L->h) * CONV_CHANNELS * sizeof(float);
+    return kit_conv_input_bytes(&L->in);
 }
 
 /* The TSV config column: the instruction set the variant's code uses and
@@ -225,11 +174,7 @@ static void teardown(kit_ctx *ctx)
     lab02 *L = ctx->user;
     if (!L)
         return;
-    kit_filter_free(&L->filter);
-    free(L->h_src);
-    free(L->h_ext);
-    free(L->h_ref);
-    free(L->h_out);
+    kit_conv_input_free(&L->in);
     free(L);
 }
 
