@@ -133,7 +133,7 @@ int kit_input_picture(const kit_opts *o, int channels, kit_image *img);
 /* The float-picture convolution input of the CPU labs: the filter (--filter,
  * --radius), the picture as floats, its zero-padded extended copy with rows
  * of `stride` floats ((W+2R)*c rounded up to stride_align floats; 64-byte
- * aligned), the clamped CPU reference and a 64-byte aligned output. */
+ * aligned), the clamped CPU reference and the output. */
 typedef struct {
     kit_filter filter;
     int w, h, c;

@@ -29,13 +29,11 @@ void *kit_calloc(size_t count, size_t size)
 
 void *kit_calloc_aligned64(size_t bytes)
 {
-    size_t n = (bytes + 63) / 64 * 64;
-    if (n == 0)
-        n = 64;
-    void *p = aligned_alloc(64, n);
-    if (!p)
-        kit_die(KIT_EXIT_RUNTIME, "out of host memory (%zu bytes)", n);
-    memset(p, 0, n);
+    /* the exact size, so that a write past the end is caught as with malloc */
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes ? bytes : 1) != 0)
+        kit_die(KIT_EXIT_RUNTIME, "out of host memory (%zu bytes)", bytes);
+    memset(p, 0, bytes);
     return p;
 }
 

@@ -43,8 +43,8 @@ enum {
 void *kit_malloc(size_t bytes);
 void *kit_calloc(size_t count, size_t size);
 
-/* Zeroed memory aligned to 64 bytes (a cache line, an AVX-512 register),
- * size rounded up to whole lines; free() releases it; exit 3 when out. */
+/* Zeroed memory aligned to 64 bytes (a cache line, an AVX-512 register);
+ * free() releases it; exit 3 when out. */
 void *kit_calloc_aligned64(size_t bytes);
 
 /* Print "PROG: message" to stderr and exit with code. */
