@@ -1,4 +1,5 @@
-/* ref.c - CPU references: plain loops, double accumulation, nothing clever.
+/* ref.c - CPU references: plain loops, double accumulation, nothing clever
+ * (beyond clipping a filter window to the image once per pixel).
  * Every lab's result is checked against these.
  */
 #include "ref.h"
@@ -14,71 +15,78 @@ static void check_filter_size(const char *who, int size)
         kit_die(KIT_EXIT_RUNTIME, "%s: filter size %d is not a positive odd number", who, size);
 }
 
-/* Index of (x, y, ch) in either layout. */
-static size_t at(int x, int y, int ch, int w, int h, int c, int planar)
+/* Where (x, y, ch) is in either layout: base + y*row + x*px + ch*chan. */
+typedef struct {
+    size_t row, px, chan;
+} strides;
+
+static strides layout(int w, int h, int c, int planar)
 {
     if (planar)
-        return (size_t)ch * (size_t)w * (size_t)h + (size_t)y * (size_t)w + (size_t)x;
-    return ((size_t)y * (size_t)w + (size_t)x) * (size_t)c + (size_t)ch;
+        return (strides){(size_t)w, 1, (size_t)w * (size_t)h};
+    return (strides){(size_t)w * (size_t)c, (size_t)c, 1};
 }
 
-/* One output value of the correlation; zero outside the image. The three
- * element types share this through a small reader. */
-typedef double (*reader)(const void *src, size_t i);
-static double read_f32(const void *src, size_t i) { return (double)((const float *)src)[i]; }
-static double read_f64(const void *src, size_t i) { return ((const double *)src)[i]; }
-static double read_u8(const void *src, size_t i) { return (double)((const unsigned char *)src)[i]; }
-
-static double corr_at(const void *src, reader rd, int x, int y, int ch, int w, int h, int c,
-                      int planar, const double *f, int size)
-{
-    int r = size / 2;
-    double sum = 0.0;
-    for (int i = 0; i < size; i++) {
-        int sy = y + i - r;
-        if (sy < 0 || sy >= h)
-            continue;
-        for (int j = 0; j < size; j++) {
-            int sx = x + j - r;
-            if (sx < 0 || sx >= w)
-                continue;
-            sum += f[i * size + j] * rd(src, at(sx, sy, ch, w, h, c, planar));
-        }
+/* One correlation per element type: out(x, y, ch) = sum over the taps that
+ * fall inside the image of f[i][j] * in(x+j-r, y+i-r, ch), in double, taps in
+ * row-major order (zero outside the image). The window is clipped to the
+ * image once per pixel, so the loop over taps has no tests. */
+#define KIT_CORR_AT(NAME, T)                                                                  \
+    static double NAME(const T *src, strides st, int x, int y, int ch, int w, int h,          \
+                       const double *f, int size)                                            \
+    {                                                                                         \
+        const int r = size / 2;                                                               \
+        const int i0 = y - r < 0 ? r - y : 0, i1 = y + r >= h ? h - y + r : size;            \
+        const int j0 = x - r < 0 ? r - x : 0, j1 = x + r >= w ? w - x + r : size;            \
+        double sum = 0.0;                                                                     \
+        for (int i = i0; i < i1; i++) {                                                       \
+            const T *in = src + (size_t)(y + i - r) * st.row + (size_t)ch * st.chan;           \
+            for (int j = j0; j < j1; j++)                                                     \
+                sum += f[i * size + j] * (double)in[(size_t)(x + j - r) * st.px];             \
+        }                                                                                     \
+        return sum;                                                                           \
     }
-    return sum;
+KIT_CORR_AT(corr_at_f32, float)
+KIT_CORR_AT(corr_at_f64, double)
+KIT_CORR_AT(corr_at_u8, unsigned char)
+
+static size_t index_of(strides st, int x, int y, int ch)
+{
+    return (size_t)y * st.row + (size_t)x * st.px + (size_t)ch * st.chan;
 }
 
 void kit_ref_corr2d_f32(const float *src, float *dst, int w, int h, int c, int planar,
                         const double *f, int size)
 {
     check_filter_size("kit_ref_corr2d_f32", size);
+    const strides st = layout(w, h, c, planar);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             for (int ch = 0; ch < c; ch++)
-                dst[at(x, y, ch, w, h, c, planar)] =
-                    (float)corr_at(src, read_f32, x, y, ch, w, h, c, planar, f, size);
+                dst[index_of(st, x, y, ch)] = (float)corr_at_f32(src, st, x, y, ch, w, h, f, size);
 }
 
 void kit_ref_corr2d_f64(const double *src, double *dst, int w, int h, int c, int planar,
                         const double *f, int size)
 {
     check_filter_size("kit_ref_corr2d_f64", size);
+    const strides st = layout(w, h, c, planar);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             for (int ch = 0; ch < c; ch++)
-                dst[at(x, y, ch, w, h, c, planar)] =
-                    corr_at(src, read_f64, x, y, ch, w, h, c, planar, f, size);
+                dst[index_of(st, x, y, ch)] = corr_at_f64(src, st, x, y, ch, w, h, f, size);
 }
 
 void kit_ref_corr2d_u8(const unsigned char *src, unsigned char *dst, int w, int h, int c,
                        int planar, const double *f, int size)
 {
     check_filter_size("kit_ref_corr2d_u8", size);
+    const strides st = layout(w, h, c, planar);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             for (int ch = 0; ch < c; ch++)
-                dst[at(x, y, ch, w, h, c, planar)] =
-                    kit_to_u8(corr_at(src, read_u8, x, y, ch, w, h, c, planar, f, size));
+                dst[index_of(st, x, y, ch)] =
+                    kit_to_u8(corr_at_u8(src, st, x, y, ch, w, h, f, size));
 }
 
 void kit_ref_row_pass_f64(const double *src, double *dst, int w, int h, const double *taps, int radius)

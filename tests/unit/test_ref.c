@@ -150,6 +150,43 @@ static void test_corr2d_image_smaller_than_filter(void **state)
     assert_true(d2[0] == 3.0 && d2[1] == 3.0);
 }
 
+/* Every tap tested one by one, the most literal form of the definition: the
+ * reference (which clips each window to the image) must give the same doubles,
+ * bit for bit, at every border of pictures wider and narrower than the filter. */
+static void test_corr2d_matches_tap_by_tap(void **state)
+{
+    (void)state;
+    const int sizes[][2] = {{1, 1}, {2, 5}, {5, 2}, {4, 4}, {9, 6}, {13, 7}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        for (int size = 1; size <= 7; size += 2) {
+            for (int planar = 0; planar <= 1; planar++) {
+                const int w = sizes[k][0], h = sizes[k][1], c = 3, r = size / 2;
+                double src[13 * 7 * 3], got[13 * 7 * 3], f[49];
+                fill_random(src, (size_t)w * h * c, (unsigned)(k + 10));
+                fill_random(f, (size_t)size * size, (unsigned)(size + 20));
+                kit_ref_corr2d_f64(src, got, w, h, c, planar, f, size);
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++)
+                        for (int ch = 0; ch < c; ch++) {
+                            double want = 0.0;
+                            for (int i = 0; i < size; i++)
+                                for (int j = 0; j < size; j++) {
+                                    const int sx = x + j - r, sy = y + i - r;
+                                    if (sx < 0 || sx >= w || sy < 0 || sy >= h)
+                                        continue;
+                                    const size_t at = planar ? (size_t)ch * w * h + (size_t)sy * w + sx
+                                                             : ((size_t)sy * w + sx) * c + ch;
+                                    want += f[i * size + j] * src[at];
+                                }
+                            const size_t o = planar ? (size_t)ch * w * h + (size_t)y * w + x
+                                                    : ((size_t)y * w + x) * c + ch;
+                            assert_true(got[o] == want);
+                        }
+            }
+        }
+    }
+}
+
 static void test_corr2d_channels_and_layouts(void **state)
 {
     (void)state;
@@ -493,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_corr2d_1x1_and_identity),
         cmocka_unit_test(test_corr2d_image_smaller_than_filter),
         cmocka_unit_test(test_corr2d_channels_and_layouts),
+        cmocka_unit_test(test_corr2d_matches_tap_by_tap),
         cmocka_unit_test(test_corr2d_u8_matches_f64),
         cmocka_unit_test(test_corr2d_even_size_dies),
         cmocka_unit_test(test_row_col_pass_by_hand),
