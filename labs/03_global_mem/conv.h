@@ -23,6 +23,7 @@
 #define CONV_CHANNELS 3
 #define CONV_MAX_RADIUS 8 /* 2D filters: (2*8+1)^2 taps fit constant memory easily */
 #define CONV_MAX_TAPS ((2 * CONV_MAX_RADIUS + 1) * (2 * CONV_MAX_RADIUS + 1))
+#define CONV_V3_MAX_RADIUS 2 /* v3: one kernel per radius, 0 .. 2 (every 8-bit-weight filter of the course) */
 #define CONV_SEP_MAX_RADIUS 80 /* v4: 2*80+1 taps per pass (seed 000) */
 
 #ifdef __cplusplus
@@ -40,9 +41,17 @@ int conv_upload_filter(const float *h_filter, int radius);
 int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height,
             int radius, int block_w, int block_h);
 
-/* v3: planar channels, 2D grid, filter in constant memory; each thread
- * computes a small patch of one plane (grid layer blockIdx.z), with 32-bit
- * loads where rows start on 4-byte boundaries (width % 4 == 0). */
+/* v3's copy of the filter: integer taps ((2R+1)^2 of them, row-major), each
+ * in -128..127, with weight = tap / 2^shift. The harness calls it when the
+ * filter has such weights (laplace5, edge3, sharpen3, gauss5, gaussian up to
+ * radius 2); other filters do not run on v3. */
+int conv_upload_filter8(const signed char *h_taps, int radius, int shift);
+
+/* v3: planar channels, 2D grid; each thread computes a small patch of one
+ * plane (grid layer blockIdx.z) from whole 32-bit words: four bytes a load
+ * where rows start on 4-byte boundaries (width % 4 == 0), and four bytes
+ * times four 8-bit weights an instruction, in exact integer sums. Radius up
+ * to CONV_V3_MAX_RADIUS. */
 int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height,
             int radius, int block_w, int block_h);
 

@@ -30,12 +30,15 @@ typedef struct {
     float *d_filter;
     kit_gpu_timer tk, tt;
     int timers;
+    int taps8_ok;                   /* the filter has v3's 8-bit integer taps */
+    int shift8;                     /* weight = tap / 2^shift8 */
+    signed char taps8[(2 * CONV_V3_MAX_RADIUS + 1) * (2 * CONV_V3_MAX_RADIUS + 1)];
 } lab03;
 
 static const kit_variant variants[] = {
     {"global-filter", "one thread per pixel, interleaved RGB, filter in global memory (baseline)"},
     {"const-filter", "filter in constant memory: one broadcast read per tap for the whole warp"},
-    {"planar-words", "planar, 2D grid: contiguous channels read 4 bytes a load, 8 pixels a thread"},
+    {"planar-words", "planar, 2D grid, 8x4 pixels a thread: 4 bytes a load, 4 taps a dp4a (8-bit weights)"},
     {"separable-f64", "row then column pass in double, 2(2R+1) taps instead of (2R+1)^2"},
     {"planar-bytes", "planar, one pixel a thread, byte loads: the layout alone (compare with v3)"},
 };
@@ -50,6 +53,27 @@ static int block_w(const kit_ctx *ctx, int v)
 static int block_h(const kit_ctx *ctx, int v)
 {
     return ctx->opt.block_h ? ctx->opt.block_h : (v == 3 ? 8 : 16);
+}
+
+/* v3's taps: the filter's integer coefficients when each fits a signed byte
+ * and the divisor is 2^shift (shift <= 24). 1 when they do. */
+static int make_taps8(lab03 *L)
+{
+    const kit_filter *f = &L->f;
+    if (f->radius > CONV_V3_MAX_RADIUS || f->divisor <= 0 || (f->divisor & (f->divisor - 1)))
+        return 0;
+    int shift = 0;
+    while ((1L << shift) < f->divisor)
+        shift++;
+    if (shift > 24)
+        return 0;
+    for (int i = 0; i < f->size * f->size; i++) {
+        if (f->coef[i] < -128 || f->coef[i] > 127)
+            return 0;
+        L->taps8[i] = (signed char)f->coef[i];
+    }
+    L->shift8 = shift;
+    return 1;
 }
 
 static int alloc_device(lab03 *L)
@@ -136,6 +160,9 @@ static int setup(kit_ctx *ctx)
         return rc;
     if (L->f.radius <= CONV_MAX_RADIUS && conv_upload_filter(L->f.w32, L->f.radius) != KIT_OK)
         return KIT_EXIT_RUNTIME;
+    L->taps8_ok = make_taps8(L);
+    if (L->taps8_ok && conv_upload_filter8(L->taps8, L->f.radius, L->shift8) != KIT_OK)
+        return KIT_EXIT_RUNTIME;
 
     ctx->input = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 0, L->h_in};
     ctx->ref = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 0, L->h_ref};
@@ -181,6 +208,12 @@ static int supports(kit_ctx *ctx, int v, char *why, size_t len)
         snprintf(why, len, "%s radius %d: float sums of its weights are not exact, so 8-bit "
                  "results could differ by one; use v4 (double) or an exact filter",
                  L->f.name, L->f.radius);
+        return 0;
+    }
+    if (v == 3 && !L->taps8_ok) {
+        snprintf(why, len, "%s radius %d: v3 multiplies bytes by 8-bit integer weights, and this "
+                 "filter's are not integers in -128..127 over a power of two (radius up to %d); "
+                 "use v2 or v5", L->f.name, L->f.radius, CONV_V3_MAX_RADIUS);
         return 0;
     }
     return 1;
@@ -300,9 +333,10 @@ static const kit_lab lab = {
     .first_variant = 1,
     .help_extra = "8-bit outputs must equal the CPU reference exactly; v4 (float64) within\n"
                   "1e-9 + 1e-12 |ref|. total ms: copy in, kernel, copy out; kernel ms: the same\n"
-                  "launch again on the data already on the GPU. v1-v3, v5: radius up to 8 and\n"
-                  "filters exact in float (not box, gaussian up to radius 4); v4: separable\n"
-                  "filters, radius up to 80.",
+                  "launch again on the data already on the GPU. v1, v2, v5: radius up to 8 and\n"
+                  "filters exact in float (not box; gaussian up to radius 4); v3: 8-bit integer\n"
+                  "weights (laplace5, edge3, sharpen3, gauss5, gaussian up to radius 2); v4:\n"
+                  "separable filters, radius up to 80.",
     .setup = setup,
     .select = select_variant,
     .supports = supports,

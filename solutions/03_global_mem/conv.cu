@@ -6,8 +6,9 @@
  *   v2 the filter in constant memory: every thread of a warp reads the same
  *      tap at once, which the constant cache broadcasts in one transaction.
  *   v3 planar channels and a 2D grid: a channel's bytes are contiguous, so a
- *      thread reads them four at a time (32-bit loads) for a 16x2 patch of
- *      outputs: far fewer load and convert instructions per pixel than v2.
+ *      thread reads them four at a time (32-bit loads) for an 8x4 patch of
+ *      outputs, and multiplies four bytes by four 8-bit weights in one dp4a
+ *      instruction (exact integer sums): far fewer instructions per pixel.
  *   v4 separable filter in double: a row pass then a column pass, 2(2R+1)
  *      taps per pixel instead of (2R+1)^2 (seed 000's starting point).
  *   v5 planar, one pixel per thread, byte loads: the layout change alone, kept
@@ -192,22 +193,30 @@ __global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, 
     <<< STUDENT */
 }
 
-/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, 32-bit
- * loads. The body takes the radius as a constant so that the window lives in
- * registers; one small kernel per radius (below) instantiates it. */
+/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, whole 32-bit
+ * words: four neighbouring bytes of a plane are loaded as one word and
+ * multiplied by four 8-bit weights in one instruction (dp4a), with integer
+ * sums, which for these filters are exact. The body takes the radius as a
+ * constant so that the words live in registers; one small kernel per radius
+ * (below) instantiates it. */
 #ifndef V3_PIX
-#define V3_PIX 16 /* outputs along a row */
+#define V3_PIX 8 /* outputs along a row: a multiple of 4 */
 #endif
 #ifndef V3_ROWS
-#define V3_ROWS 2 /* output rows: each input row loaded once serves them all */
+#define V3_ROWS 4 /* output rows: each input row loaded once serves them all */
 #endif
+#define V3_TAP_WORDS ((2 * CONV_V3_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
+
+/* filter row i, word t: weights 4t .. 4t+3 of the row as signed bytes (zero past the row) */
+__constant__ int c_taps8[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS];
+__constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
 
 /* Four bytes of a plane row from column x (a multiple of 4), zero outside
- * the picture: one 32-bit load when the row allows it, else byte by byte. */
+ * the picture. fast: the caller knows the word is inside and aligned. */
 __device__ KIT_MAYBE_UNUSED static inline unsigned int load4(const unsigned char *row, int x, int width,
-                                            int aligned)
+                                            int aligned, int fast)
 {
-    if (aligned && x >= 0 && x + 3 < width)
+    if (fast || (aligned && x >= 0 && x + 3 < width))
         return *(const unsigned int *)(row + x);
     unsigned int w = 0;
     for (int b = 0; b < 4; b++)
@@ -216,12 +225,21 @@ __device__ KIT_MAYBE_UNUSED static inline unsigned int load4(const unsigned char
     return w;
 }
 
-/* Byte b of word w as a float, without the (slow) integer-to-float unit:
- * 0x4B000000 is 2^23 as a float; putting the byte in its low mantissa bits
- * gives exactly 2^23 + byte, and subtracting 2^23 leaves the byte. */
-__device__ KIT_MAYBE_UNUSED static inline float byte_to_float(unsigned int w, int b)
+/* acc + the dot product of four unsigned bytes (pixels) with four signed
+ * bytes (weights). CUDA C's __dp4a takes both signed or both unsigned, so
+ * this one line of PTX asks for the mixed form. */
+__device__ KIT_MAYBE_UNUSED static inline int dot4(unsigned int pixels, int weights, int acc)
 {
-    return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7440 + b)) - 8388608.0f;
+    int d;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(pixels), "r"(weights), "r"(acc));
+    return d;
+}
+
+/* An integer sum acc / 2^shift as a byte by the kit's rule (clamp, round
+ * half up): floor(acc / 2^shift + 1/2) = (2 acc + 2^shift) >> (shift + 1). */
+__device__ KIT_MAYBE_UNUSED static inline unsigned int sum_to_u8(int acc, int shift)
+{
+    return (unsigned int)min(max((2 * acc + (1 << shift)) >> (shift + 1), 0), 255);
 }
 
 __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned char *d_out,
@@ -236,14 +254,17 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
     const unsigned char *in = d_in + blockIdx.z * plane;
     const int aligned = (width % 4) == 0; /* every row starts on a 4-byte boundary */
     const int size = 2 * radius + 1;
-    const int lead = 4 * ((radius + 3) / 4); /* whole words fetched left of x0 */
+    const int taps = (size + 3) / 4;          /* weight words per filter row */
+    const int lead = 4 * ((radius + 3) / 4);  /* whole words fetched left of x0 */
     const int nwords = (2 * lead + V3_PIX) / 4;
-    float s[V3_ROWS][V3_PIX];
+    /* the whole window inside the picture: no per-word checks */
+    const int fast = aligned && x0 - lead >= 0 && x0 + V3_PIX + lead <= width;
+    int acc[V3_ROWS][V3_PIX];
 #pragma unroll
     for (int r = 0; r < V3_ROWS; r++)
 #pragma unroll
         for (int p = 0; p < V3_PIX; p++)
-            s[r][p] = 0.0f;
+            acc[r][p] = 0;
     /* input rows y0-R .. y0+V3_ROWS-1+R; input row k feeds output row r
      * through filter row i = k - r */
 #pragma unroll
@@ -251,29 +272,33 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
         const int yy = y0 - radius + k;
         const int inside = yy >= 0 && yy < height;
         const unsigned char *row = in + (size_t)(inside ? yy : 0) * width;
-        float v[2 * 8 + V3_PIX]; /* columns x0-lead .. x0+V3_PIX+lead-1 */
+        /* bytes x0-lead .. x0+V3_PIX+lead-1, and one zero word past them for
+         * the last window, whose extra bytes meet zero weights */
+        unsigned int w[(2 * 4 + V3_PIX) / 4 + 1]; /* lead <= 4: radius <= 4 */
 #pragma unroll
-        for (int w = 0; w < nwords; w++) {
-            const unsigned int word = inside ? load4(row, x0 - lead + 4 * w, width, aligned) : 0u;
-#pragma unroll
-            for (int b = 0; b < 4; b++)
-                v[4 * w + b] = byte_to_float(word, b);
-        }
+        for (int q = 0; q < nwords; q++)
+            w[q] = inside ? load4(row, x0 - lead + 4 * q, width, aligned, fast) : 0u;
+        w[nwords] = 0u;
 #pragma unroll
         for (int r = 0; r < V3_ROWS; r++) {
             const int i = k - r;
             if (i < 0 || i >= size)
                 continue;
-            const float *f = c_filter + i * size;
 #pragma unroll
-            for (int j = 0; j < size; j++) {
-                const float c = f[j];
+            for (int p = 0; p < V3_PIX; p++) {
 #pragma unroll
-                for (int p = 0; p < V3_PIX; p++)
-                    s[r][p] += c * v[lead - radius + p + j];
+                for (int t = 0; t < taps; t++) {
+                    /* the four input bytes under weights 4t .. 4t+3 of output p */
+                    const int o = lead - radius + p + 4 * t;
+                    const unsigned int win =
+                        (o % 4) ? __byte_perm(w[o / 4], w[o / 4 + 1], 0x3210 + 0x1111 * (o % 4))
+                                : w[o / 4];
+                    acc[r][p] = dot4(win, c_taps8[i * V3_TAP_WORDS + t], acc[r][p]);
+                }
             }
         }
     }
+    const int shift = c_shift8;
 #pragma unroll
     for (int r = 0; r < V3_ROWS; r++) {
         if (y0 + r >= height)
@@ -282,28 +307,34 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
 #pragma unroll
         for (int q = 0; q < V3_PIX; q += 4) {
             const int x = x0 + q;
+            const unsigned int b0 = sum_to_u8(acc[r][q], shift), b1 = sum_to_u8(acc[r][q + 1], shift),
+                               b2 = sum_to_u8(acc[r][q + 2], shift), b3 = sum_to_u8(acc[r][q + 3], shift);
             if (aligned && x + 3 < width) {
-                *(unsigned int *)(o + x) =
-                    (unsigned int)to_u8(s[r][q]) | (unsigned int)to_u8(s[r][q + 1]) << 8 |
-                    (unsigned int)to_u8(s[r][q + 2]) << 16 | (unsigned int)to_u8(s[r][q + 3]) << 24;
+                /* the low bytes of b0..b3 into one word */
+                *(unsigned int *)(o + x) = __byte_perm(__byte_perm(b0, b1, 0x0040),
+                                                       __byte_perm(b2, b3, 0x0040), 0x5410);
             } else {
-                for (int b = 0; b < 4; b++)
-                    if (x + b < width)
-                        o[x + b] = to_u8(s[r][q + b]);
+                const unsigned int b[4] = {b0, b1, b2, b3};
+                for (int e = 0; e < 4; e++)
+                    if (x + e < width)
+                        o[x + e] = (unsigned char)b[e];
             }
         }
     }
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: outputs x0 .. x0+V3_PIX-1 of rows y0 .. y0+V3_ROWS-1 of plane
-    // blockIdx.z. For each input row the patch needs, fetch the bytes
-    // x0-lead .. x0+V3_PIX+lead-1 with load4() into a register array v[]
-    // (convert with byte_to_float), then add c_filter[i][j] * v[...] into
-    // every output it touches. Store with to_u8.
+    // blockIdx.z, in integer sums acc[r][p]. For each input row the patch
+    // needs, fetch the words of bytes x0-lead .. x0+V3_PIX+lead-1 with
+    // load4() into a register array w[]; for each output p and weight word t
+    // of filter row i, the four input bytes under weights 4t .. 4t+3 start at
+    // byte o = lead - R + p + 4t of w[] (__byte_perm joins two words when o
+    // is not a multiple of 4); add dot4(those bytes, c_taps8[i][t]). Store
+    // sum_to_u8(acc, c_shift8).
     <<< STUDENT */
 }
 
-/* One kernel per radius, so the compiler knows it and keeps v[] in registers. */
+/* One kernel per radius, so the compiler knows it and keeps w[] in registers. */
 #define CONV_V3_KERNEL(R)                                                                       \
     __global__ void conv_v3_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
                                  int height)                                                    \
@@ -313,12 +344,6 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
 CONV_V3_KERNEL(0)
 CONV_V3_KERNEL(1)
 CONV_V3_KERNEL(2)
-CONV_V3_KERNEL(3)
-CONV_V3_KERNEL(4)
-CONV_V3_KERNEL(5)
-CONV_V3_KERNEL(6)
-CONV_V3_KERNEL(7)
-CONV_V3_KERNEL(8)
 
 /* ---------------------------------------------------------------- launchers */
 
@@ -361,6 +386,21 @@ int conv_upload_filter(const float *h_filter, int radius)
     return KIT_OK;
 }
 
+int conv_upload_filter8(const signed char *h_taps, int radius, int shift)
+{
+    KIT_REQUIRE(h_taps != NULL && radius >= 0 && radius <= CONV_V3_MAX_RADIUS);
+    KIT_REQUIRE(shift >= 0 && shift <= 24);
+    const int size = 2 * radius + 1;
+    int words[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS] = {0};
+    for (int i = 0; i < size; i++)
+        for (int j = 0; j < size; j++)
+            words[i * V3_TAP_WORDS + j / 4] |= (int)((unsigned int)(unsigned char)h_taps[i * size + j]
+                                                     << (8 * (j % 4)));
+    CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, words, sizeof words));
+    CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
+    return KIT_OK;
+}
+
 int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
 {
@@ -383,14 +423,13 @@ int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int heig
 int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
 {
-    int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
+    int r = check_args(d_in, d_out, width, height, radius, CONV_V3_MAX_RADIUS, block_w, block_h);
     if (r != KIT_OK)
         return r;
     /* >>> SOLUTION */
     typedef void (*kernel_fn)(const unsigned char *, unsigned char *, int, int);
-    static const kernel_fn by_radius[CONV_MAX_RADIUS + 1] = {
-        conv_v3_r0, conv_v3_r1, conv_v3_r2, conv_v3_r3, conv_v3_r4,
-        conv_v3_r5, conv_v3_r6, conv_v3_r7, conv_v3_r8};
+    static const kernel_fn by_radius[CONV_V3_MAX_RADIUS + 1] = {
+        conv_v3_r0, conv_v3_r1, conv_v3_r2};
     dim3 block(block_w, block_h);
     dim3 grid(blocks_for(blocks_for(width, V3_PIX), block_w),
               blocks_for(blocks_for(height, V3_ROWS), block_h), CONV_CHANNELS);
@@ -401,7 +440,7 @@ int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     /* >>> STUDENT
     // TODO: each thread covers V3_PIX x V3_ROWS pixels, so the grid needs
     // fewer threads across and down; one grid layer (blockIdx.z) per plane;
-    // launch the kernel made for this radius (conv_v3_r0 .. conv_v3_r8).
+    // launch the kernel made for this radius (conv_v3_r0 .. conv_v3_r2).
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }
