@@ -5,7 +5,11 @@
 #   sanitize compute-sanitizer on every GPU lab's reference
 #   profile profiler metrics per variant (Nsight Compute), where permitted
 #   bench   every lab's benchmark with the reference solution
-# then a short table. Choose steps by name: gpu-run.sh tests bench.
+#   grade   the grader's benchmark: a made-up class of $KIT_GRADE_N (default 100)
+#           lab-03 submissions, graded without profiling (wall time, build/run split)
+# then a short table. Choose steps by name: gpu-run.sh tests bench; a step may
+# name what it covers after a colon: tests:lab03,grade (test files),
+# bench:03,06 (labs).
 # On a GPU machine without a package registry, first run
 # `common/scripts/setup.sh --local` where there is one and carry .deps/ along.
 # Logs and TSVs go to $KIT_GPU_OUT (default out/gpu); with $OUT set (a
@@ -38,7 +42,13 @@ echo "== machine"
 nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 4
 echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 
+# picked LIST NAME: NAME is in the comma-separated LIST (an empty LIST takes all)
+picked() { [ -z "$1" ] || [[ ",$1," == *",$2,"* ]]; }
+
 for step in $steps; do
+    only=""
+    [[ $step == *:* ]] && only=${step#*:}
+    step=${step%%:*}
     case $step in
     build)
         run build-common make -j"$(nproc)" -C common WERROR=1
@@ -46,6 +56,7 @@ for step in $steps; do
     tests)
         for f in tests/gpu/*.bats; do
             n=$(basename "$f" .bats)
+            picked "$only" "$n" || continue
             run "tests-$n" bats --tap "$f"
             awk '/^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
                  END { printf "   %d passed, %d failed, %d skipped\n", p, f, s }' "$dest/tests-$n.log"
@@ -61,16 +72,31 @@ for step in $steps; do
         done ;;
     bench)
         for d in $all_labs; do
+            b=$(basename "$d")
+            picked "$only" "${b%%_*}" || continue
             run "bench-$(basename "$d")" make -s -C "$d" bench REF=1
             cp "$d/out/"*.tsv "$dest/" 2>/dev/null
             for t in "$d"/out/*.tsv; do [ -e "$t" ] && cp "$t" "$dest/$(basename "$d")-$(basename "$t")"; done
         done ;;
-    *) echo "gpu-run: unknown step $step (build tests sanitize profile bench)"; exit 2 ;;
+    grade)
+        n=${KIT_GRADE_N:-100}
+        cls="$dest/class03" gout="$dest/grades03"
+        rm -rf "$cls" "$gout"
+        grading/examples/make-class.sh 03 "$n" "$cls" >/dev/null
+        run "grade-class03-$n" grading/grade --lab 03 --submissions "$cls" --out "$gout" --timeout 10
+        grep -m1 '^Per submission' "$gout/summary.md" 2>/dev/null | fold -s -w 100 | sed 's/^/   /'
+        cut -d, -f10 "$gout/grades.csv" 2>/dev/null | tail -n +2 | sort | uniq -c | tr '\n' ' ' | sed 's/^/   statuses:/'
+        echo
+        summary[${#summary[@]}-1]+="  ($(tail -n +2 "$gout/grades.csv" 2>/dev/null | wc -l) graded)"
+        cp "$gout/summary.md" "$dest/grade-summary.md" 2>/dev/null
+        cp "$gout/grades.csv" "$dest/grade-grades.csv" 2>/dev/null ;;
+    *) echo "gpu-run: unknown step $step (build tests sanitize profile bench grade)"; exit 2 ;;
     esac
 done
 
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-    tar -C "$dest" -czf "$OUT/gpu-out.tar.gz" . 2>/dev/null
+    tar -C "$dest" --exclude=./class03 --exclude=./grades03/work --exclude=./grades03/pristine \
+        -czf "$OUT/gpu-out.tar.gz" . 2>/dev/null
 fi
 echo
 echo "== benchmarks (median ms; GB/s against the copy ceiling measured in the same run)"
