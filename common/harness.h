@@ -112,6 +112,11 @@ struct kit_ctx {
 };
 
 /* The whole program: returns the exit code. */
+/* 0 under --dump, the grader's mode: the grader's own checker compares the
+ * outputs, so the lab need not compute its CPU reference (setup skips it)
+ * and the harness does not compare; 1 otherwise. */
+int kit_want_reference(const kit_ctx *ctx);
+
 int kit_main(const kit_lab *lab, int argc, char **argv);
 
 /* Parse the command line into o (defaults from lab). Returns 0, 1 for

@@ -139,17 +139,20 @@ static int setup(kit_ctx *ctx)
     L->h_in_p = kit_host_alloc(n, L->pinned);
     kit_interleaved_to_planar_u8(L->h_in, L->h_in_p, L->w, L->h, CONV_CHANNELS);
     L->h_out8 = kit_host_alloc(n, L->pinned);
-    L->h_ref = kit_malloc(n);
-    L->h_ref_p = kit_malloc(n);
-    kit_ref_corr2d_u8(L->h_in, L->h_ref, L->w, L->h, CONV_CHANNELS, 0, L->f.w64, L->f.size);
-    kit_interleaved_to_planar_u8(L->h_ref, L->h_ref_p, L->w, L->h, CONV_CHANNELS);
+    L->h_ref = kit_calloc(n, 1);
+    L->h_ref_p = kit_calloc(n, 1);
+    const int want_ref = kit_want_reference(ctx);
+    if (want_ref) {
+        kit_ref_corr2d_u8(L->h_in, L->h_ref, L->w, L->h, CONV_CHANNELS, 0, L->f.w64, L->f.size);
+        kit_interleaved_to_planar_u8(L->h_ref, L->h_ref_p, L->w, L->h, CONV_CHANNELS);
+    }
     if (L->f.separable) {
         L->h_in64 = kit_host_alloc(n * sizeof(double), L->pinned);
         L->h_out64 = kit_host_alloc(n * sizeof(double), L->pinned);
-        L->h_ref64 = kit_malloc(n * sizeof(double));
+        L->h_ref64 = kit_calloc(n, sizeof(double));
         kit_u8_to_f64(L->h_in_p, L->h_in64, n);
         double *tmp = kit_malloc(plane * sizeof(double));
-        for (int c = 0; c < CONV_CHANNELS; c++) {
+        for (int c = 0; want_ref && c < CONV_CHANNELS; c++) {
             kit_ref_row_pass_f64(L->h_in64 + c * plane, tmp, L->w, L->h, L->f.row, L->f.radius);
             kit_ref_col_pass_f64(tmp, L->h_ref64 + c * plane, L->w, L->h, L->f.col, L->f.radius);
         }

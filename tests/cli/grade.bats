@@ -254,7 +254,8 @@ EOF
     make_probe "$subs"
     run "$G" --lab 01 --submissions "$subs" --out "$BATS_TEST_TMPDIR/out" --quick --sandbox bwrap --seed 3
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    log="$BATS_TEST_TMPDIR/out/students/probe/logs/one.err"
+    # every case ran in one process (the harness's --cases): its log
+    log="$BATS_TEST_TMPDIR/out/students/probe/logs/together.err"
     cat "$log"
     [ ! -e "$BATS_TEST_TMPDIR/escaped" ]
     [ ! -e "$KIT_ROOT/escaped-by-a-submission" ]
@@ -340,6 +341,33 @@ EOF
     [ "$(cut -d' ' -f1 "$d/v2.txt")" = not-implemented ]
     run "$L01/lab01-ref" --help
     [[ "$output" != *"--dump"* ]]
+}
+
+@test "the harness under --dump leaves the verdict to the checker; --cases runs many in one process" {
+    make -s -C "$L01" PLANTED=wrong lab01-wrong >/dev/null
+    d="$BATS_TEST_TMPDIR/dump"
+    mkdir -p "$d"
+    # alone the planted bug is caught; under --dump the harness does not judge, the checker does
+    run "$L01/lab01-wrong" --size 23x17 --filter gauss5 --seed 5 --reps 1 --quiet --variant 2
+    [ "$status" -eq 1 ]
+    run "$L01/lab01-wrong" --size 23x17 --filter gauss5 --seed 5 --reps 1 --quiet --variant 2 --dump "$d"
+    [ "$status" -eq 0 ] && [ -f "$d/v2.bin" ]
+    run "$CHECK" compare --lab 01 --variant 2 --args "--size 23x17 --filter gauss5 --seed 5" --out "$d/v2.bin" --meta "$d/v2.txt"
+    [ "$status" -eq 1 ] && [[ "${lines[0]}" == fail* ]]
+    # --cases: one line per run (tab-separated, so a path may hold a space), each into its folder
+    mkdir -p "$BATS_TEST_TMPDIR/c 1" "$BATS_TEST_TMPDIR/c2"
+    printf -- '--dump\t%s\t--size\t1x1\n\n--dump\t%s\t--size\t9x4\t--filter\tgauss5\n' \
+        "$BATS_TEST_TMPDIR/c 1" "$BATS_TEST_TMPDIR/c2" >"$BATS_TEST_TMPDIR/cases"
+    run "$L01/lab01-ref" --reps 1 --quiet --cases "$BATS_TEST_TMPDIR/cases"
+    [ "$status" -eq 0 ]
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/c 1/v1.bin")" -eq $((1 * 1 * 4 * 4)) ]
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/c2/v3.bin")" -eq $((9 * 4 * 4 * 4)) ]
+    # the most serious status of the lines: here a bad size on the second line
+    printf -- '--size\t3x3\n--size\t0x3\n--size\t2x2\n' >"$BATS_TEST_TMPDIR/cases"
+    run "$L01/lab01" --reps 1 --quiet --cases "$BATS_TEST_TMPDIR/cases"
+    [ "$status" -eq 2 ]
+    run "$L01/lab01-ref" --cases "$BATS_TEST_TMPDIR/nothing"
+    [ "$status" -eq 2 ] && [[ "$output" == *"cannot read --cases"* ]]
 }
 
 @test "CUPTI kernel records: attributed to each variant by its span" {
