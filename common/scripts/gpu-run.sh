@@ -95,7 +95,7 @@ for step in $steps; do
 done
 
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-    tar -C "$dest" --exclude=./class03 --exclude=./grades03/work --exclude=./grades03/pristine \
+    tar -C "$dest" --exclude=./class03 --exclude=./grades03 \
         -czf "$OUT/gpu-out.tar.gz" . 2>/dev/null
 fi
 echo
