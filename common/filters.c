@@ -14,14 +14,39 @@
 
 static const char filter_names[] = "laplace5, edge3, sharpen3, gauss5, box, gaussian";
 
-int kit_filter_exact_f32(const kit_filter *f)
+/* k when the divisor is 2^k, else -1 */
+static int divisor_log2(const kit_filter *f)
 {
     if (f->divisor <= 0 || (f->divisor & (f->divisor - 1)) != 0)
+        return -1;
+    int k = 0;
+    while ((1L << k) < f->divisor)
+        k++;
+    return k;
+}
+
+int kit_filter_exact_f32(const kit_filter *f)
+{
+    if (divisor_log2(f) < 0)
         return 0;
     double sum = 0.0;
     for (int i = 0; i < f->size * f->size; i++)
         sum += f->coef[i] < 0 ? -(double)f->coef[i] : (double)f->coef[i];
     return 255.0 * sum <= 16777216.0;
+}
+
+int kit_filter_taps_i8(const kit_filter *f, signed char *taps, int *shift)
+{
+    const int k = divisor_log2(f);
+    if (k < 0 || k > 24)
+        return 0;
+    for (int i = 0; i < f->size * f->size; i++)
+        if (f->coef[i] < -128 || f->coef[i] > 127)
+            return 0;
+    for (int i = 0; i < f->size * f->size; i++)
+        taps[i] = (signed char)f->coef[i];
+    *shift = k;
+    return 1;
 }
 
 const char *kit_filter_names(void)

@@ -55,6 +55,12 @@ void kit_filter_free(kit_filter *f);
  * 255 * sum|coef| fits float's 24-bit mantissa. True for laplace5, edge3,
  * sharpen3, gauss5 and gaussian up to radius 4; false for box. */
 int kit_filter_exact_f32(const kit_filter *f);
+/* 1 when every weight is coef / 2^shift with coef in -128..127 and shift
+ * <= 24 (integer sums of 8-bit pixels times these taps are then exact):
+ * fills taps[size*size] and *shift. True for laplace5, edge3, sharpen3,
+ * gauss5 and gaussian up to radius 2; false for box. 0 (nothing written)
+ * otherwise. */
+int kit_filter_taps_i8(const kit_filter *f, signed char *taps, int *shift);
 
 /* Comma-separated list of the names, for --help. */
 const char *kit_filter_names(void);

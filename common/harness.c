@@ -493,7 +493,9 @@ static int severity(int rc)
     }
 }
 
-static int main_cases(const kit_lab *lab, int argc, char **argv, const char *file)
+/* at: where --cases stands in argv, taking `taken` arguments (1 or 2) */
+static int main_cases(const kit_lab *lab, int argc, char **argv, int at, int taken,
+                      const char *file)
 {
     FILE *fp = fopen(file, "r");
     if (!fp) {
@@ -502,15 +504,9 @@ static int main_cases(const kit_lab *lab, int argc, char **argv, const char *fil
     }
     char **av = kit_calloc((size_t)argc + KIT_CASE_MAX_ARGS + 1, sizeof *av);
     int base = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--cases")) {
-            i++;
-            continue;
-        }
-        if (!strncmp(argv[i], "--cases=", 8))
-            continue;
-        av[base++] = argv[i];
-    }
+    for (int i = 0; i < argc; i++)
+        if (i < at || i >= at + taken)
+            av[base++] = argv[i];
     int worst = KIT_EXIT_OK;
     char line[8192];
     while (fgets(line, sizeof line, fp)) {
@@ -550,10 +546,10 @@ int kit_main(const kit_lab *lab, int argc, char **argv)
         if (!strcmp(argv[i], "--cases")) {
             if (i + 1 >= argc)
                 return bad_usage(lab, "option --cases needs a value");
-            return main_cases(lab, argc, argv, argv[i + 1]);
+            return main_cases(lab, argc, argv, i, 2, argv[i + 1]);
         }
         if (!strncmp(argv[i], "--cases=", 8))
-            return main_cases(lab, argc, argv, argv[i] + 8);
+            return main_cases(lab, argc, argv, i, 1, argv[i] + 8);
     }
     return main_once(lab, argc, argv);
 }

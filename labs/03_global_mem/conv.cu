@@ -87,6 +87,7 @@ __global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, 
 #define V3_ROWS 4 /* output rows: each input row loaded once serves them all */
 #endif
 #define V3_TAP_WORDS ((2 * CONV_V3_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
+#define V3_LEAD_MAX (4 * ((CONV_V3_MAX_RADIUS + 3) / 4))       /* bytes fetched left of a patch */
 
 /* filter row i, word t: weights 4t .. 4t+3 of the row as signed bytes (zero past the row) */
 __constant__ int c_taps8[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS];

@@ -55,27 +55,6 @@ static int block_h(const kit_ctx *ctx, int v)
     return ctx->opt.block_h ? ctx->opt.block_h : (v == 3 ? 8 : 16);
 }
 
-/* v3's taps: the filter's integer coefficients when each fits a signed byte
- * and the divisor is 2^shift (shift <= 24). 1 when they do. */
-static int make_taps8(lab03 *L)
-{
-    const kit_filter *f = &L->f;
-    if (f->radius > CONV_V3_MAX_RADIUS || f->divisor <= 0 || (f->divisor & (f->divisor - 1)))
-        return 0;
-    int shift = 0;
-    while ((1L << shift) < f->divisor)
-        shift++;
-    if (shift > 24)
-        return 0;
-    for (int i = 0; i < f->size * f->size; i++) {
-        if (f->coef[i] < -128 || f->coef[i] > 127)
-            return 0;
-        L->taps8[i] = (signed char)f->coef[i];
-    }
-    L->shift8 = shift;
-    return 1;
-}
-
 static int alloc_device(lab03 *L)
 {
     size_t plane = (size_t)L->w * L->h;
@@ -151,19 +130,21 @@ static int setup(kit_ctx *ctx)
         L->h_out64 = kit_host_alloc(n * sizeof(double), L->pinned);
         L->h_ref64 = kit_calloc(n, sizeof(double));
         kit_u8_to_f64(L->h_in_p, L->h_in64, n);
-        double *tmp = kit_malloc(plane * sizeof(double));
-        for (int c = 0; want_ref && c < CONV_CHANNELS; c++) {
-            kit_ref_row_pass_f64(L->h_in64 + c * plane, tmp, L->w, L->h, L->f.row, L->f.radius);
-            kit_ref_col_pass_f64(tmp, L->h_ref64 + c * plane, L->w, L->h, L->f.col, L->f.radius);
+        if (want_ref) {
+            double *tmp = kit_malloc(plane * sizeof(double));
+            for (int c = 0; c < CONV_CHANNELS; c++) {
+                kit_ref_row_pass_f64(L->h_in64 + c * plane, tmp, L->w, L->h, L->f.row, L->f.radius);
+                kit_ref_col_pass_f64(tmp, L->h_ref64 + c * plane, L->w, L->h, L->f.col, L->f.radius);
+            }
+            free(tmp);
         }
-        free(tmp);
     }
     rc = alloc_device(L);
     if (rc)
         return rc;
     if (L->f.radius <= CONV_MAX_RADIUS && conv_upload_filter(L->f.w32, L->f.radius) != KIT_OK)
         return KIT_EXIT_RUNTIME;
-    L->taps8_ok = make_taps8(L);
+    L->taps8_ok = L->f.radius <= CONV_V3_MAX_RADIUS && kit_filter_taps_i8(&L->f, L->taps8, &L->shift8);
     if (L->taps8_ok && conv_upload_filter8(L->taps8, L->f.radius, L->shift8) != KIT_OK)
         return KIT_EXIT_RUNTIME;
 

@@ -107,10 +107,11 @@ static int setup(kit_ctx *ctx)
     for (int i = 0; i < L->m; i++)
         kit_fill_uniform(L->h_A + (size_t)i * n, n, s_A, (size_t)i * n);
     kit_fill_uniform(L->h_x, n, s_x, 0);
-    const int want_ref = kit_want_reference(ctx);
+    if (kit_want_reference(ctx)) {
 #pragma omp parallel for schedule(dynamic, 64)
-    for (int i = 0; i < (want_ref ? L->m : 0); i++)
-        kit_ref_matvec_f64(L->h_A + (size_t)i * n, L->h_x, L->h_ref + i, 1, L->n);
+        for (int i = 0; i < L->m; i++)
+            kit_ref_matvec_f64(L->h_A + (size_t)i * n, L->h_x, L->h_ref + i, 1, L->n);
+    }
     L->atol = tolerance(L);
 
     /* device side */

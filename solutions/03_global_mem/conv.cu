@@ -206,6 +206,7 @@ __global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, 
 #define V3_ROWS 4 /* output rows: each input row loaded once serves them all */
 #endif
 #define V3_TAP_WORDS ((2 * CONV_V3_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
+#define V3_LEAD_MAX (4 * ((CONV_V3_MAX_RADIUS + 3) / 4))       /* bytes fetched left of a patch */
 
 /* filter row i, word t: weights 4t .. 4t+3 of the row as signed bytes (zero past the row) */
 __constant__ int c_taps8[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS];
@@ -274,7 +275,7 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
         const unsigned char *row = in + (size_t)(inside ? yy : 0) * width;
         /* bytes x0-lead .. x0+V3_PIX+lead-1, and one zero word past them for
          * the last window, whose extra bytes meet zero weights */
-        unsigned int w[(2 * 4 + V3_PIX) / 4 + 1]; /* lead <= 4: radius <= 4 */
+        unsigned int w[(2 * V3_LEAD_MAX + V3_PIX) / 4 + 1];
 #pragma unroll
         for (int q = 0; q < nwords; q++)
             w[q] = inside ? load4(row, x0 - lead + 4 * q, width, aligned, fast) : 0u;

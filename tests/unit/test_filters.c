@@ -62,6 +62,32 @@ static void test_exact_f32(void **state)
     }
 }
 
+/* 8-bit integer taps over a power of two: the shift, the taps as given */
+static void test_taps_i8(void **state)
+{
+    (void)state;
+    const struct { const char *name; int radius; int ok; int shift; } cases[] = {
+        {"laplace5", 0, 1, 0}, {"edge3", 0, 1, 0},    {"sharpen3", 0, 1, 0}, {"gauss5", 0, 1, 8},
+        {"gaussian", 1, 1, 4}, {"gaussian", 2, 1, 8}, {"gaussian", 3, 0, 0}, {"box", 1, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kit_filter f;
+        char err[256];
+        signed char taps[81];
+        int shift = -1;
+        assert_int_equal(kit_filter_make(cases[i].name, cases[i].radius, &f, err, sizeof err), 0);
+        assert_int_equal(kit_filter_taps_i8(&f, taps, &shift), cases[i].ok);
+        if (cases[i].ok) {
+            assert_int_equal(shift, cases[i].shift);
+            for (int k = 0; k < f.size * f.size; k++)
+                assert_int_equal(taps[k], f.coef[k]);
+        } else {
+            assert_int_equal(shift, -1);
+        }
+        kit_filter_free(&f);
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -360,6 +386,7 @@ static void test_free_twice(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_taps_i8),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_laplace5),
         cmocka_unit_test(test_edge3),
