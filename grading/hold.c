@@ -3,13 +3,14 @@
  * Without persistence mode, the driver brings a GPU up when the first program opens it and
  * takes it down again when the last one exits: every short graded run would then pay that
  * start-up (up to a second or more) again. The grader starts one hold per GPU slot, which opens
- * the device's primary context and keeps it until its standard input reaches end of file (the
- * grader ends, however it ends). It changes no setting of the card.
+ * the device's primary context and keeps it as long as the process PID (the grader) lives.
+ * It changes no setting of the card.
  *
- *   CUDA_VISIBLE_DEVICES=N build/hold </path/of/a/fifo
+ *   CUDA_VISIBLE_DEVICES=N build/hold PID
  *
  * Prints "held" on standard output once the context is up (or "not held: REASON"), then
- * waits. Exit status: 0 after end of input; 1 when there is no device to hold.
+ * checks five times a second whether PID is still there (SIGTERM ends it sooner). Exit
+ * status: 0 once PID is gone; 1 when there is no device to hold; 2 bad usage.
  */
 #include <cuda.h>
 #include <signal.h>

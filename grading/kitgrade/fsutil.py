@@ -1,0 +1,180 @@
+"""File operations of the grader that follow no link.
+
+A box's folder is written by untrusted code: anything in it may have been replaced by a link
+between two of the grader's steps. Everything the grader does there goes through a directory
+file descriptor opened with O_NOFOLLOW at every step (mkdir, write, remove, chown), so that a
+link never takes it anywhere else. Its own files (under OUT) are written atomically.
+"""
+import os
+import re
+import stat
+import tempfile
+
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+# characters make, the shell-less compilers and the kit's Makefiles take in a path as is
+_MAKE_SAFE = re.compile(r"^[A-Za-z0-9._/+@=-]+$")
+
+
+def make_safe(path):
+    """True when PATH can be handed to make (no space, comma, quote, $ or non-ASCII)."""
+    return bool(_MAKE_SAFE.match(str(path))) and "/../" not in str(path)
+
+
+def atomic_write(path, data, mode=0o644):
+    """Write DATA (str or bytes) to PATH in the grader's own folders: a temporary file in the
+    same folder, then a rename, so that a reader sees the old file or the new one."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _parts(rel):
+    parts = [p for p in str(rel).split("/") if p not in ("", ".")]
+    if any(p == ".." for p in parts):
+        raise ValueError("a box path may not hold '..': %r" % rel)
+    return parts
+
+
+def _open_root(root):
+    return os.open(str(root), _DIR_FLAGS)
+
+
+def _walk(root, parts, create=False, uid=None, mode=0o755):
+    """A descriptor of ROOT/PARTS..., each step opened with no link followed (and made when
+    CREATE; given to UID when made). The caller closes it."""
+    fd = _open_root(root)
+    try:
+        for p in parts:
+            if create:
+                try:
+                    os.mkdir(p, mode, dir_fd=fd)
+                    made = True
+                except FileExistsError:
+                    made = False
+            nfd = os.open(p, _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = nfd
+            if create and made:
+                os.fchmod(fd, mode)
+                if uid is not None:
+                    os.fchown(fd, uid, uid)
+        return fd
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def box_mkdir(root, rel, uid=None, fresh=False, mode=0o755):
+    """Make ROOT/REL (and the folders above it) with no link followed; FRESH removes what was
+    there first. The folders made are given to UID (the box's user) when it is set."""
+    parts = _parts(rel)
+    if fresh and parts:
+        box_remove(root, rel)
+    fd = _walk(root, parts, create=True, uid=uid, mode=mode)
+    os.close(fd)
+
+
+def box_write(root, rel, data, uid=None, mode=0o644):
+    """Write a new file ROOT/REL (replacing whatever entry had that name, a link included)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    parts = _parts(rel)
+    fd = _walk(root, parts[:-1], create=True, uid=uid)
+    try:
+        _remove_entry(fd, parts[-1])
+        f = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
+                    getattr(os, "O_CLOEXEC", 0), mode, dir_fd=fd)
+        try:
+            os.fchmod(f, mode)
+            if uid is not None:
+                os.fchown(f, uid, uid)
+            view = memoryview(data)
+            while view:
+                n = os.write(f, view)
+                view = view[n:]
+        finally:
+            os.close(f)
+    finally:
+        os.close(fd)
+
+
+def box_remove(root, rel):
+    """Remove ROOT/REL whatever it is (a folder with all it holds), following no link."""
+    parts = _parts(rel)
+    if not parts:
+        raise ValueError("box_remove needs a path inside the box")
+    try:
+        fd = _walk(root, parts[:-1])
+    except (FileNotFoundError, NotADirectoryError, OSError):
+        return
+    try:
+        _remove_entry(fd, parts[-1])
+    finally:
+        os.close(fd)
+
+
+def _remove_entry(dfd, name):
+    try:
+        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        os.unlink(name, dir_fd=dfd)
+        return
+    sub = os.open(name, _DIR_FLAGS, dir_fd=dfd)
+    try:
+        for e in list(os.scandir(sub)):
+            _remove_entry(sub, e.name)
+    finally:
+        os.close(sub)
+    os.rmdir(name, dir_fd=dfd)
+
+
+def remove_tree(path):
+    """Remove a folder of the grader's (or one a box wrote in) without following links."""
+    path = os.path.abspath(str(path))
+    parent, name = os.path.split(path)
+    try:
+        fd = os.open(parent, _DIR_FLAGS)
+    except OSError:
+        return
+    try:
+        _remove_entry(fd, name)
+    finally:
+        os.close(fd)
+
+
+def read_regular(path, max_bytes):
+    """A grader-owned file's bytes (no link followed, regular files only), or None."""
+    try:
+        fd = os.open(str(path), os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
+            return None
+        chunks, left = [], max_bytes + 1
+        while left > 0:
+            b = os.read(fd, min(left, 1 << 20))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        data = b"".join(chunks)
+        return data if len(data) <= max_bytes else None
+    finally:
+        os.close(fd)

@@ -1,0 +1,105 @@
+"""The key channel of a timed run (`--ctl IN,OUT`, DESIGN.md "The grading mode of the
+harness"): before timed repetition K of variant V the harness writes `rep V K` and reads one
+line `key HEX`. The grader draws each key at that moment (secrets, 64 bits, never 0), records
+it with the time it was handed out (CLOCK_MONOTONIC ns, the clock of the launch windows), and
+refuses anything else on the channel."""
+import os
+import re
+import secrets
+import select
+import threading
+import time
+from typing import Dict, List, Tuple
+
+_REQ = re.compile(r"^rep (\S+) (\d+)$")
+
+
+class KeyServer:
+    """Serve keys to one run while it lasts (a thread)."""
+
+    def __init__(self, max_requests):
+        self.key_r, self.key_w = os.pipe()     # grader -> harness (the harness's IN)
+        self.req_r, self.req_w = os.pipe()     # harness -> grader (the harness's OUT)
+        self.max = max_requests
+        self.keys: Dict[Tuple[str, int], Tuple[str, int]] = {}   # (V, K) -> (hex key, sent ns)
+        self.requests: List[Tuple[str, int, int]] = []           # (V, K, asked ns), in order
+        self.broken = ""                       # why the channel was refused
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def child_fds(self):
+        return (self.key_r, self.req_w)
+
+    @property
+    def ctl_arg(self):
+        return "%d,%d" % (self.key_r, self.req_w)
+
+    def start(self):
+        self._thread.start()
+
+    def finish(self):
+        """After the run: stop serving, close every end."""
+        self._done.set()
+        self._thread.join(timeout=5)
+        for fd in (self.key_r, self.key_w, self.req_r, self.req_w):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    def _hang_up(self):
+        """No more keys: the harness reads the end of its channel and stops."""
+        try:
+            os.close(self.key_w)
+        except OSError:
+            pass
+        self.key_w = -1
+
+    def _serve(self):
+        buf = b""
+        while not self._done.is_set():
+            r, _, _ = select.select([self.req_r], [], [], 0.02)
+            if not r:
+                continue
+            chunk = os.read(self.req_r, 4096)
+            if not chunk:
+                return
+            buf += chunk
+            while b"\n" in buf and not self.broken:
+                line, buf = buf.split(b"\n", 1)
+                self._answer(line.decode("utf-8", "replace").strip())
+            if len(buf) > 256:
+                self.broken = "wrote something other than key requests on the key channel"
+            if self.broken:
+                self._hang_up()
+                return
+
+    def _answer(self, line):
+        now = time.monotonic_ns()
+        m = _REQ.match(line)
+        if not m:
+            self.broken = "wrote '%s' on the key channel" % line[:40]
+            return
+        v, k = m.group(1), int(m.group(2))
+        if (v, k) in self.keys:
+            self.broken = "asked twice for the key of repetition %d of v%s" % (k, v)
+            return
+        if len(self.requests) >= self.max:
+            self.broken = "asked for more keys than it has repetitions"
+            return
+        key = "%016x" % (secrets.randbits(64) | 1)
+        self.requests.append((v, k, now))
+        self.keys[(v, k)] = (key, time.monotonic_ns())
+        try:
+            os.write(self.key_w, ("key %s\n" % key).encode())
+        except OSError:
+            self.broken = "stopped reading its keys"
+
+    def next_request_after(self, v, k):
+        """When the request after (V, K) came (ns), or None."""
+        for i, (rv, rk, t) in enumerate(self.requests):
+            if (rv, rk) == (v, k) and i + 1 < len(self.requests):
+                return self.requests[i + 1][2]
+        return None

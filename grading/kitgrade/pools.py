@@ -1,0 +1,83 @@
+"""What the scheduler hands out: the machine's cores (one task per core, pinned; a wall-clock
+timed run takes them all) and its GPUs (correctness runs of several students at once, a timed
+run alone). First come, first served, so that a task that needs everything is not starved."""
+import threading
+from contextlib import contextmanager
+
+
+class Cores:
+    def __init__(self, cores):
+        self.free = list(cores)
+        self.all = list(cores)
+        self.cv = threading.Condition()
+        self.queue = []
+        self.ticket = 0
+
+    @contextmanager
+    def take(self, n=1):
+        """N cores (all of them when N is 0 or more than there are), FIFO."""
+        n = len(self.all) if n <= 0 or n > len(self.all) else n
+        with self.cv:
+            self.ticket += 1
+            me = self.ticket
+            self.queue.append(me)
+            while self.queue[0] != me or len(self.free) < n:
+                self.cv.wait()
+            self.queue.pop(0)
+            got, self.free = self.free[:n], self.free[n:]
+            self.cv.notify_all()
+        try:
+            yield got
+        finally:
+            with self.cv:
+                self.free += got
+                self.cv.notify_all()
+
+
+class Gpus:
+    """Per GPU: shared holders (correctness runs) or one exclusive holder (a timed run); a
+    waiting exclusive holder keeps new shared ones out."""
+
+    def __init__(self, slots, share=8):
+        self.slots = list(slots)
+        self.share = share
+        self.cv = threading.Condition()
+        self.shared = {s: 0 for s in slots}
+        self.excl = {s: False for s in slots}
+        self.waiting = {s: 0 for s in slots}
+
+    @contextmanager
+    def shared_use(self, slot):
+        with self.cv:
+            while self.excl[slot] or self.waiting[slot] or self.shared[slot] >= self.share:
+                self.cv.wait()
+            self.shared[slot] += 1
+        try:
+            yield slot
+        finally:
+            with self.cv:
+                self.shared[slot] -= 1
+                self.cv.notify_all()
+
+    @contextmanager
+    def alone(self, slot=None):
+        """One GPU to itself (SLOT, or the first that is free)."""
+        with self.cv:
+            cands = [slot] if slot is not None else self.slots
+            for s in cands:
+                self.waiting[s] += 1
+            while True:
+                free = [s for s in cands if not self.excl[s] and self.shared[s] == 0]
+                if free:
+                    got = free[0]
+                    break
+                self.cv.wait()
+            for s in cands:
+                self.waiting[s] -= 1
+            self.excl[got] = True
+        try:
+            yield got
+        finally:
+            with self.cv:
+                self.excl[got] = False
+                self.cv.notify_all()

@@ -1,0 +1,220 @@
+"""A student's report.md, its tab-separated views and its plot, all made from results.json;
+and the escaping of everything a student controls (names, compiler messages, file contents)
+for Markdown and HTML."""
+import json
+import os
+import re
+import subprocess
+
+from . import fsutil
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#~!|{}])")
+
+
+def clean(s):
+    """Text with every control character made a space (tabs and newlines too)."""
+    return "".join(c if c.isprintable() else " " for c in str(s))
+
+
+def md(s, limit=None):
+    """Inline text for Markdown that renders as written and never as HTML, a link or a
+    table cell's end."""
+    s = clean(s)
+    if limit and len(s) > limit:
+        s = s[:limit - 3] + "..."
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    s = _MD_SPECIAL.sub(r"\\\1", s)
+    s = s.replace("://", ":\\/\\/").replace("www.", "www\\.")
+    return s
+
+
+def block(text, max_lines=20, max_chars=4000):
+    """A fenced code block no content can close (its fence is longer than any run of
+    backticks in it); control characters other than tabs go."""
+    text = text[:max_chars]
+    lines = ["".join(c if c.isprintable() or c == "\t" else " " for c in ln)
+             for ln in text.splitlines()[:max_lines]]
+    runs = [len(m) for m in re.findall(r"`+", "\n".join(lines))]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return "%s text\n%s\n%s\n" % (fence, "\n".join(lines), fence)
+
+
+def gp_string(s):
+    """A gnuplot single-quoted string (nothing in it is interpreted but '')."""
+    return "'" + clean(s).replace("'", "''") + "'"
+
+
+def _f(x, fmt="%.1f"):
+    return "-" if x is None else fmt % x
+
+
+def _read(path, n=1 << 20):
+    data = fsutil.read_regular(path, n)
+    return data.decode("utf-8", "replace") if data is not None else ""
+
+
+def write_views(sd, rec):
+    """tests.tsv, score.tsv, perf.tsv, files.txt and result.tsv, from the record."""
+    def tsv(fields):
+        return "\t".join(clean(f) for f in fields) + "\n"
+    fsutil.atomic_write(os.path.join(sd, "tests.tsv"), "".join(
+        tsv([c["variant"], c["case"], c["status"], c["reason"]]) for c in rec["cases"]))
+    score, perf = [], []
+    for v in rec["variants"]:
+        t = v["timing"] or {}
+        ok = t.get("status") == "ok"
+        score.append(tsv([v["variant"], v["tests_passed"], v["tests_total"],
+                          "%.2f" % v["correctness_pts"], "%.2f" % v["perf_pts"],
+                          "%.4f" % t["student_ms"] if ok else "",
+                          "%.4f" % t["ref_ms"] if ok else "",
+                          "%.4f" % t["ratio"] if ok else ""]))
+        if t:
+            perf.append(tsv([v["variant"], t.get("case", ""),
+                             "%.5f" % t["student_ms"] if ok else "", t.get("clock", ""),
+                             t.get("status", "") + (": " + t["reason"] if t.get("reason") else "")]))
+    fsutil.atomic_write(os.path.join(sd, "score.tsv"), "".join(score))
+    fsutil.atomic_write(os.path.join(sd, "perf.tsv"), "".join(perf))
+    fsutil.atomic_write(os.path.join(sd, "files.txt"), "".join(clean(n) + "\n"
+                                                               for n in rec["files"]))
+    from .score import grades_row
+    fsutil.atomic_write(os.path.join(sd, "result.tsv"), tsv(grades_row(rec)[:11]))
+
+
+def plot_student(sd, rec, gnuplot, gp_script):
+    """time.png: the student's time and the reference's per variant (when any was timed)."""
+    rows = [v for v in rec["variants"] if v["timing"] and v["timing"].get("status") == "ok"]
+    png = os.path.join(sd, "time.png")
+    if not rows or not gnuplot:
+        return False
+    r = subprocess.run([gnuplot, "-e", "mode='student'; in='score.tsv'; out='time.png'; "
+                        "who='this submission'", gp_script], cwd=sd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if r.returncode != 0 and os.path.exists(png):
+        os.unlink(png)
+    return os.path.isfile(png)
+
+
+def input_text(args):
+    """A case's arguments as shown in a report (the seed left out)."""
+    out, i = [], 0
+    while i < len(args):
+        if args[i] == "--seed" and i + 1 < len(args):
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return " ".join(out)
+
+
+def write_report(sd, rec, g):
+    """report.md. G: the grading's facts for the footer (sandbox, notes, cases, clock)."""
+    L = []
+    p = rec["points"]
+    L.append("# Lab %s: %s\n" % (rec["lab"], md(rec["student"])))
+    L.append("**%s of %s points** (correctness %.1f, performance %.1f); %d of %d hidden tests "
+             "passed.\n" % (_f(p["total"]), "%g" % p["max"], p["correctness"], p["perf"],
+                            rec["tests"]["passed"], rec["tests"]["total"]))
+    L.append("Status: **%s**. %s\n" % (rec["status"], md(rec["reason"])))
+    L.append("## Files\n")
+    L += ["- %s" % md(n) for n in rec["files"]] or ["(none)"]
+    L.append("")
+    b = rec["build"]
+    L.append("## Build\n")
+    if b.get("status"):
+        L.append("Build: **%s** in %.1f s%s. Full log: [build.log](build.log).\n" % (
+            b["status"], b.get("ms", 0) / 1000.0, ": " + md(b["reason"]) if b.get("reason") else ""))
+        warn = b.get("warnings") or []
+        if warn:
+            L.append("The compiler gave %d warning lines; the first:\n" % b.get("nwarnings",
+                                                                                  len(warn)))
+            L.append(block("\n".join(warn), 5))
+        if b["status"] != "ok":
+            L.append(block(_read(os.path.join(sd, "build.log")), 25))
+    if rec["cases"]:
+        L.append("## Hidden tests\n")
+        L.append("| variant | case | input | result | detail |")
+        L.append("|---|---|---|---|---|")
+        for c in rec["cases"]:
+            L.append("| v%s | %s | %s | %s | %s |" % (
+                md(c["variant"]), md(c["case"]), md(g["inputs"].get(c["case"], "")),
+                c["status"], md(c["reason"], 300)))
+        L.append("")
+        seen = set()
+        for c in rec["cases"]:
+            if c["status"] != "wrong" or c["variant"] in seen or not c.get("mismatch"):
+                continue
+            seen.add(c["variant"])
+            L.append("**v%s in case %s**: the first mismatches\n" % (md(c["variant"]),
+                                                                     md(c["case"])))
+            L.append(block(c["mismatch"], 14))
+            if c.get("diff"):
+                rel = os.path.relpath(c["diff"], sd)
+                L.append("![diff picture of v%s in case %s](%s)\n" % (
+                    md(c["variant"]), md(c["case"]), rel))
+    L.append("## Points per variant\n")
+    L.append("| variant | tests | correctness | performance | time ms | reference ms | "
+             "speed vs reference | spread | timed |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
+    for v in rec["variants"]:
+        t = v["timing"] or {}
+        ok = t.get("status") == "ok"
+        spread = "%.2f-%.2fx" % tuple(t["spread"]) if ok and t.get("spread") else "-"
+        timed = ("%d pairs of %d reps" % (len(t.get("pairs", [])), t.get("reps", 0))
+                 if ok else (t.get("status", "-") if t else "-"))
+        L.append("| v%s | %d/%d | %.1f / %g | %.1f / %g | %s | %s | %s | %s | %s |" % (
+            md(v["variant"]), v["tests_passed"], v["tests_total"], v["correctness_pts"],
+            v["max_correctness"], v["perf_pts"], v["max_perf"],
+            _f(t.get("student_ms") if ok else None, "%.4f"),
+            _f(t.get("ref_ms") if ok else None, "%.4f"),
+            _f(t.get("ratio") if ok else None, "%.2fx"), spread, md(timed)))
+    L.append("")
+    L.append(g["timing_words"] + "\n")
+    breaches = [v for v in rec["variants"] if v["timing"] and
+                v["timing"].get("status") not in ("ok", "not-timed")]
+    if breaches:
+        L.append("## Speed checks\n")
+        for v in breaches:
+            t = v["timing"]
+            L.append("- v%s: **%s**: %s" % (md(v["variant"]), t["status"], md(t["reason"])))
+        L.append("")
+    if os.path.isfile(os.path.join(sd, "time.png")):
+        L.append("![time against the reference](time.png)\n")
+    if os.path.isfile(os.path.join(sd, "profile.tsv")):
+        L.append("## Profiler metrics\n")
+        L.append(block(_read(os.path.join(sd, "profile.tsv")), 60))
+    for key, label in (("profile_note", "Profiler"), ("sanitize_note", "Sanitizer")):
+        if rec.get(key):
+            L.append("%s: %s\n" % (label, md(rec[key])))
+    L.append("## Logs\n")
+    L.append("Every run's standard output and error are in [logs/](logs/); what a run wrote "
+             "about itself is never used for the verdict.\n")
+    shown = 0
+    logs = os.path.join(sd, "logs")
+    for name in sorted(os.listdir(logs)) if os.path.isdir(logs) else []:
+        if not name.endswith(".err") or shown >= 3:
+            continue
+        text = _read(os.path.join(logs, name), 64 << 10)
+        if not text.strip():
+            continue
+        shown += 1
+        L.append("%s:\n" % md(name))
+        L.append(block(text, 8))
+    L.append("Sandbox: %s.%s\n" % (md(g["sandbox"]), " Not enforced here: " +
+                                    md("; ".join(g["notes"])) + "." if g["notes"] else ""))
+    fsutil.atomic_write(os.path.join(sd, "report.md"), "\n".join(L) + "\n")
+
+
+def write_results(sd, rec):
+    """results.json, last and atomically: a student with it is graded."""
+    fsutil.atomic_write(os.path.join(sd, "results.json"),
+                        json.dumps(rec, indent=1, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def load(sd):
+    data = fsutil.read_regular(os.path.join(sd, "results.json"), 64 << 20)
+    if data is None:
+        return None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except ValueError:
+        return None

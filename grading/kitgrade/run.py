@@ -1,0 +1,385 @@
+"""The harness on the hidden cases, in the box, and each variant's outcome in plain words.
+
+Every case of a student runs in one process first (the harness's `--cases FILE`, one line of
+arguments per case, each with its own `--dump DIR`), so that a GPU lab starts CUDA once. When
+that process runs past its time limit, the cases it finished stand and the others run one
+process each; when it dies or leaves a variant without its description, every case runs in a
+process of its own, and a case that ends badly again runs one process per variant, so that a
+crash or a hang is charged to the variant that caused it (DESIGN.md "The grading mode of the
+harness"). Nothing the run wrote is trusted: descriptions and outputs are read with
+Box.read_file, and the verdict is the checker's.
+"""
+import os
+import re
+import signal as _signal
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from . import check, fsutil
+from .rubric import vname
+
+MAX_DESC = 1 << 20
+OK_RCS = (0, 1, 4)
+
+
+@dataclass
+class Rep:
+    k: int
+    key: str
+    l0: int
+    l1: int
+    kernel_ms: float
+    total_ms: float
+
+
+@dataclass
+class Desc:
+    """A variant's vV.txt: the run's own account (read, never believed for a verdict)."""
+    status: str = ""
+    type: str = ""
+    shape: tuple = ()
+    span: tuple = ()
+    reps: List[Rep] = field(default_factory=list)
+    bad: str = ""
+
+
+def parse_desc(data):
+    """A Desc from the bytes of a vV.txt (the older one-line form is read too)."""
+    d = Desc()
+    text = data.decode("utf-8", "replace")
+    lines = text.splitlines()[:100000]
+    for ln in lines:
+        t = ln.split()
+        if not t:
+            continue
+        try:
+            if t[0] == "status" and len(t) >= 2:
+                d.status = t[1]
+            elif t[0] == "type" and len(t) >= 2:
+                d.type = t[1]
+            elif t[0] == "shape" and len(t) >= 5:
+                d.shape = tuple(int(x) for x in t[1:5])
+            elif t[0] == "span" and len(t) >= 3:
+                d.span = (int(t[1]), int(t[2]))
+            elif t[0] == "rep" and len(t) >= 7:
+                d.reps.append(Rep(int(t[1]), t[2].lower(), int(t[3]), int(t[4]), float(t[5]),
+                                  float(t[6])))
+            elif t[0] in ("ok", "not-implemented", "error", "unsupported") and not d.status \
+                    and len(t) >= 6:
+                d.status, d.type = t[0], t[1]      # the older one-line form
+                d.shape = tuple(int(x) for x in t[2:6])
+        except ValueError:
+            d.bad = "line '%s' cannot be read" % ln[:60]
+    if not d.status:
+        d.bad = d.bad or "no status line"
+    return d
+
+
+SIGNAMES = {
+    "SIGSEGV": "SIGSEGV, a bad memory access",
+    "SIGABRT": "SIGABRT, aborted (often heap corruption found by free)",
+    "SIGBUS": "SIGBUS, a bad memory access",
+    "SIGFPE": "SIGFPE, an arithmetic error",
+    "SIGILL": "SIGILL, an illegal instruction",
+    "SIGKILL": "SIGKILL, killed",
+    "SIGXFSZ": "SIGXFSZ, wrote a file past the output limit",
+}
+
+
+def signame(n):
+    try:
+        name = _signal.Signals(n).name
+    except ValueError:
+        return "signal %d" % n
+    return SIGNAMES.get(name, name)
+
+
+def first_error(path):
+    """The first meaningful line of a run's standard error."""
+    data = fsutil.read_regular(path, 8 << 20) or b""
+    for ln in data.decode("utf-8", "replace").splitlines():
+        s = " ".join("".join(c if c.isprintable() else " " for c in ln).split())
+        if s and not s.startswith("bash: line") and \
+                not re.search(r"Segmentation fault|Aborted|core dumped", s):
+            return s[:160]
+    return ""
+
+
+def runtime_status(errfile, rc, ctx):
+    """A variant that reported an error (or a run that ended with one), in plain words."""
+    data = (fsutil.read_regular(errfile, 8 << 20) or b"").decode("utf-8", "replace")
+    line = first_error(errfile)
+    if "Resource temporarily unavailable" in data:
+        return "process-limit", "hit the limit of %s processes: %s" % (
+            ctx.limit_value("process-limit"), line)
+    if re.search(r"illegal memory access|misaligned address|unspecified launch failure|"
+                 r"illegal address", data, re.I):
+        return "crash", "a GPU memory fault: %s" % line
+    if re.search(r"out of memory", data, re.I) and ctx.rub.limits.get("gpu_memory_mb"):
+        return "gpu-memory-limit", "ran out of GPU memory (limit %s MB): %s" % (
+            ctx.limit_value("gpu-memory-limit"), line)
+    return "runtime-error", "exit %s: %s" % (rc, line or "no message")
+
+
+@dataclass
+class Outcome:
+    """One test: a variant on a case."""
+    case: str
+    part: str
+    variant: int
+    status: str
+    reason: str = ""
+    kind: str = "case"
+    listing: str = ""
+    diff: str = ""
+
+    @property
+    def vname(self):
+        return vname(self.part, self.variant)
+
+
+class Runner:
+    """The runs of one student (or of the reference) in its box."""
+
+    def __init__(self, ctx, box, sd, slot=None, cpus=None, is_ref=False):
+        self.ctx, self.box, self.sd, self.is_ref = ctx, box, sd, is_ref
+        self.slot, self.cpus = slot, cpus
+        self.binary = os.path.join(box.root, "out", ctx.lab.binary)
+        self.hung = set()           # variant names that ran past the time limit
+        self.nodev = False
+        self.outcomes = []          # [Outcome]
+        self.runs = []              # (log name, wall ms, rc, cpu ms)
+        os.makedirs(os.path.join(sd, "logs"), exist_ok=True)
+
+    # ---------------------------------------------------------------- one process
+    def run(self, argv, name, limits=None, env=None, pass_fds=(), cpus=None):
+        so = os.path.join(self.sd, "logs", name + ".out")
+        se = os.path.join(self.sd, "logs", name + ".err")
+        res = self.box.run(argv, cwd=self.box.root,
+                           env=env or self.ctx.env(self.slot), limits=limits or
+                           self.ctx.limits("run"), stdout=so, stderr=se, pass_fds=pass_fds,
+                           cpus=cpus if cpus is not None else self.cpus)
+        self.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
+                          128 + (res.signal or 0), res.cpu_ms))
+        return res, se
+
+    def dump_dir(self, rel, fresh=True):
+        fsutil.box_mkdir(self.box.root, rel, uid=self.box.uid, fresh=fresh)
+        return os.path.join(self.box.root, rel)
+
+    def desc(self, rel, v):
+        data, why = self.box.read_file("%s/v%d.txt" % (rel, v), MAX_DESC)
+        return parse_desc(data) if data is not None else None
+
+    def case_argv(self, case, dump, variants, reps=1):
+        a = ["--dump", dump]
+        if case.part:
+            a += ["--part", case.part]
+        return a + ["--variant", variants] + list(case.args) + ["--reps", str(reps)]
+
+    # ---------------------------------------------------------------- verdicts
+    def verdict(self, case, v, rel):
+        """The checker's verdict on DIR/vV.bin (key 0)."""
+        data, why = self.box.read_file("%s/v%d.bin" % (rel, v), self.ctx.max_output(case, v))
+        if data is None:
+            return None, why
+        tag = "v%d-%s" % (v, case.name) if not case.part else "%s-v%d-%s" % (case.part, v,
+                                                                             case.name)
+        diff = os.path.join(self.sd, "diff", tag + ".png")
+        os.makedirs(os.path.dirname(diff), exist_ok=True)
+        verd = check.compare(self.ctx.checker, case.part, v, 0, case.args, data, diff=diff,
+                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)))
+        if verd.status == "wrong" and verd.listing:
+            mdir = os.path.join(self.sd, "mismatch")
+            os.makedirs(mdir, exist_ok=True)
+            fsutil.atomic_write(os.path.join(mdir, tag + ".txt"), verd.listing + "\n")
+        return verd, ""
+
+    def classify(self, case, v, rel, res, errfile, alone):
+        """(status, reason, verdict) of variant V of CASE from the run that wrote REL."""
+        o = self.ctx.output_of(case, v)
+        if o.na:
+            return "n/a", o.na, None
+        d = self.desc(rel, v)
+        sig = res.signal if res is not None and res.breach is None else None
+        breach = res.breach if res is not None else None
+        if d is not None and d.status == "ok":
+            verd, why = self.verdict(case, v, rel)
+            if verd is None:
+                return "no-output", "its output cannot be read (%s)" % why, None
+            if alone and sig:
+                return "crash", "crashed (%s) after its output (%s)" % (signame(sig),
+                                                                       verd.status), verd
+            if alone and breach:
+                return breach, self.breach_reason(breach, "after its output"), verd
+            if verd.status == "pass":
+                return "pass", "", verd
+            return "wrong", verd.detail, verd
+        if d is not None and d.status == "not-implemented":
+            return "not-implemented", "returned KIT_NOT_IMPLEMENTED", None
+        if d is not None and d.status == "unsupported":
+            if self.is_ref:
+                self.ctx.ref_na[(case.name, v)] = "the reference does not run it on this input"
+            if (case.name, v) in self.ctx.ref_na:
+                return "n/a", self.ctx.ref_na[(case.name, v)], None
+            return "runtime-error", "reported that it cannot take this input, which it must " \
+                                    "(the reference takes it)", None
+        if d is not None and d.status == "error":
+            if alone and breach:
+                return breach, self.breach_reason(breach), None
+            st, why = runtime_status(errfile, res.rc if res else "?", self.ctx)
+            return st, why, None
+        if d is not None:
+            return "no-output", "its output description is unreadable (%s)" % (
+                d.bad or "status '%s'" % d.status), None
+        if res is None:
+            return "no-output", "it did not run", None
+        if breach:
+            return breach, self.breach_reason(breach), None
+        if res.rc == 77:
+            return "skipped", "no CUDA device here", None
+        if sig:
+            return "crash", "crashed (%s)" % signame(sig), None
+        if res.rc == 0:
+            return "no-output", "the program exited 0 without running the variant (a fake " \
+                                "verdict?)", None
+        return runtime_status(errfile, res.rc, self.ctx) + (None,)
+
+    def breach_reason(self, breach, after=""):
+        from .build import BREACH_WORDS
+        lim = self.ctx.limit_value(breach)
+        words = BREACH_WORDS.get(breach, breach + " (%s)") % lim
+        if breach == "timeout":
+            words = "ran past the %s s time limit (killed)" % _fmt(lim)
+        return words + (" " + after if after else "")
+
+    def settle(self, case, v, rel, res, errfile, alone, kind=None):
+        st, why, verd = self.classify(case, v, rel, res, errfile, alone)
+        oc = Outcome(case.name, case.part, v, st, why, kind or case.kind,
+                     verd.listing if verd else "", verd.diff if verd else "")
+        self.outcomes.append(oc)
+        if st == "timeout":
+            self.hung.add(vname(case.part, v))
+        return oc
+
+    # ---------------------------------------------------------------- correctness
+    def correctness(self, cases):
+        """Every case, every variant it names: Outcomes. Each case's dump folder is
+        run/CASE."""
+        done = set()
+        if len(cases) > 1:
+            done = self.together(cases)
+        for c in cases:
+            if self.ctx.stop.is_set() or self.nodev:
+                break
+            if c.name not in done:
+                self.one_case(c)
+        return self.outcomes
+
+    def together(self, cases):
+        lines = []
+        for c in cases:
+            dump = self.dump_dir("run/" + c.name)
+            lines.append("\t".join(self.case_argv(c, dump, "all")))
+        fsutil.box_write(self.box.root, "run/cases.txt", "\n".join(lines) + "\n",
+                         uid=self.box.uid)
+        scale = max(1.0, len(cases) / 2.0)
+        res, err = self.run([self.binary, "--quiet", "--cases",
+                             os.path.join(self.box.root, "run/cases.txt")], "together",
+                            limits=self.ctx.limits("run", scale=scale))
+        if res.rc == 77 and res.breach is None:
+            self.nodev = True
+            for c in cases:
+                for v in c.variants:
+                    self.outcomes.append(Outcome(c.name, c.part, v, "skipped",
+                                                 "no CUDA device here", c.kind))
+            return {c.name for c in cases}
+        stop = None
+        for c in cases:
+            if any(self.desc("run/" + c.name, v) is None for v in c.variants
+                   if not self.ctx.output_of(c, v).na):
+                stop = c.name
+                break
+        ok = res.rc in OK_RCS and res.breach is None and res.signal is None and stop is None
+        timed_out = res.breach == "timeout"
+        if not ok and not timed_out:
+            return set()
+        done = set()
+        for c in cases:
+            if c.name == stop:
+                break
+            for v in c.variants:
+                self.settle(c, v, "run/" + c.name, res, err, False)
+            done.add(c.name)
+        return done
+
+    def one_case(self, c):
+        run, rel = [], "run/" + c.name
+        for v in c.variants:
+            n = vname(c.part, v)
+            if n in self.hung and not self.ctx.output_of(c, v).na:
+                self.outcomes.append(Outcome(c.name, c.part, v, "timeout", "not run: it ran "
+                                             "past the time limit in an earlier case", c.kind))
+            else:
+                run.append(v)
+        if not run:
+            return
+        alone = run
+        if len(run) > 1 and not self.hung:
+            dump = self.dump_dir(rel)
+            res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, "all"),
+                                c.name)
+            if res.rc == 77 and res.breach is None and res.signal is None:
+                self.nodev = True
+                for v in run:
+                    self.outcomes.append(Outcome(c.name, c.part, v, "skipped",
+                                                 "no CUDA device here", c.kind))
+                return
+            descs = {v: self.desc(rel, v) for v in run}
+            ok = res.rc in OK_RCS and res.breach is None and res.signal is None and \
+                all(descs[v] is not None or self.ctx.output_of(c, v).na for v in run)
+            if ok:
+                for v in run:
+                    self.settle(c, v, rel, res, err, False)
+                return
+            # After a hang, what finished before it stands and the first variant without its
+            # description is the one that hung. After an error or a crash, a variant whose
+            # output passed stands (unless the crash came after every variant). Anything else
+            # runs again alone.
+            timed_out = res.breach == "timeout"
+            allv = [v for v in self.ctx.info.part_variants(c.part)]
+            missing = [v for v in allv if self.desc(rel, v) is None]
+            culprit = missing[0] if (timed_out and missing) else None
+            all_done = not missing
+            crashed = res.signal is not None or (res.breach not in (None, "timeout"))
+            alone = []
+            for v in run:
+                if v == culprit:
+                    self.outcomes.append(Outcome(c.name, c.part, v, "timeout",
+                                                 self.breach_reason("timeout"), c.kind))
+                    self.hung.add(vname(c.part, v))
+                    continue
+                if descs[v] is not None and (timed_out or not crashed or not all_done):
+                    st, why, verd = self.classify(c, v, rel, res, err, False)
+                    if timed_out or st == "pass":
+                        self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind,
+                                                     verd.listing if verd else "",
+                                                     verd.diff if verd else ""))
+                        continue
+                alone.append(v)
+        for v in alone:
+            r2 = "%s-v%d" % (rel, v)
+            dump = self.dump_dir(r2)
+            res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, str(v)),
+                                "%s-v%d" % (c.name, v))
+            if res.rc == 77 and res.breach is None and self.desc(r2, v) is None:
+                self.nodev = True
+            self.settle(c, v, r2, res, err, True)
+
+
+def _fmt(x):
+    try:
+        f = float(x)
+        return "%g" % f
+    except (TypeError, ValueError):
+        return str(x)

@@ -1,0 +1,478 @@
+"""The driver: the reference first, then every student through build, correctness runs,
+timed runs and report, as many at once as the cores allow; resume, locking, progress and a
+clean stop on an interrupt. Each student's results.json is written last: a student with one
+is graded, anything half done is done again by the next run."""
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+
+from . import build, cli, fsutil, names, report, rubric, summary
+from .cli import say
+from .pools import Cores, Gpus
+from .run import Outcome, Runner
+from .score import result
+from .setup import Fatal, finish_setup, grading_txt, prepare
+from .timing import Timer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Grading:
+    def __init__(self, ctx, students, skipped, jobs):
+        self.ctx = ctx
+        self.students = students
+        self.skipped = skipped
+        self.jobs = jobs
+        cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+            list(range(os.cpu_count() or 1))
+        self.cores = Cores(cores[:max(jobs, 1)] if jobs < len(cores) else cores)
+        self.gpus = Gpus(ctx.slots, share=max(2, jobs))
+        self.ref_ready = threading.Event()
+        self.ref_box = None
+        self.fatal = None
+        self.lock = threading.Lock()
+        self.boxes = set()
+        self.active = {"building": 0, "running": 0, "timing": 0}
+        self.done = 0
+        self.graded_now = 0
+        self.t0 = time.monotonic()
+        self.gnuplot = _which("gnuplot")
+        self.gp = os.path.join(os.path.dirname(HERE), "plot_grades.gp")
+        self.nodev = False
+
+    # ---------------------------------------------------------------- helpers
+    def open_box(self, name):
+        box = self.ctx.sandbox.box(name, _int(self.ctx.rub.limits.get("disk_mb")))
+        with self.lock:
+            self.boxes.add(box)
+        return box
+
+    def close_box(self, box):
+        with self.lock:
+            self.boxes.discard(box)
+        if not self.ctx.opts.keep_work:
+            box.close()
+
+    def count(self, what, d):
+        with self.lock:
+            self.active[what] += d
+
+    def fail(self, msg):
+        with self.lock:
+            if self.fatal is None:
+                self.fatal = msg
+        self.ctx.stop.set()
+        self.ref_ready.set()
+
+    def slot_of(self, i):
+        return self.ctx.slots[i % len(self.ctx.slots)] if self.ctx.slots else None
+
+    # ---------------------------------------------------------------- build
+    def build(self, box, src_dir, sd, cores):
+        """(BuildResult, file notes) of one submission (or of the reference)."""
+        ctx = self.ctx
+        notes = build.put_files(box.root, ctx.lab.srcs, src_dir, box.uid,
+                                os.path.join(ctx.pristine, "labs", ctx.lab.name))
+        log = os.path.join(sd, "build.log")
+        t0 = time.monotonic()
+        res = box.run(build.build_argv(ctx.lab, ctx.pristine, box.root), cwd=box.root,
+                      env=ctx.env(extra={"HOME": box.root}), limits=ctx.limits("build"),
+                      stdout=log, stderr=log, cpus=cores)
+        br = build.BuildResult(ms=(time.monotonic() - t0) * 1000.0)
+        text = build.clean_log((fsutil.read_regular(log, 16 << 20) or b"").decode(
+            "utf-8", "replace"), box.root, ctx.pristine)
+        fsutil.atomic_write(log, text)
+        br.warnings = [ln for ln in text.splitlines() if "warning" in ln][:5]
+        exe, _ = box.read_file("out/" + ctx.lab.binary, 1)
+        if res.breach:
+            lim = ctx.rub.limits["build"] if res.breach == "timeout" else ctx.limit_value(res.breach)
+            br.status, br.reason = res.breach, build.breach_reason("the build", res.breach, lim)
+        elif res.rc != 0 or (exe is None and not _exists(box, "out/" + ctx.lab.binary)):
+            br.status, br.reason = "failed", build.compile_reason(text, res.rc)
+        else:
+            why = build.forbidden(box, ctx.lab, "out", ctx.tmp)
+            if why:
+                br.status, br.reason = "forbidden", why
+        return br, notes
+
+    # ---------------------------------------------------------------- the reference
+    def reference(self):
+        ctx = self.ctx
+        sd = os.path.join(ctx.out, "reference")
+        fsutil.remove_tree(sd)
+        os.makedirs(os.path.join(sd, "logs"))
+        try:
+            box = self.open_box("reference")
+            self.ref_box = box
+            with self.cores.take(1) as cs:
+                self.count("building", 1)
+                try:
+                    br, _ = self.build(box, ctx.lab.solutions, sd, cs)
+                finally:
+                    self.count("building", -1)
+            if br.status != "ok":
+                log = (fsutil.read_regular(os.path.join(sd, "build.log"), 1 << 20) or b"")
+                return self.fail("the reference solution does not build (%s: %s):\n%s" % (
+                    br.status, br.reason, log.decode("utf-8", "replace")[-2000:]))
+            slot = self.slot_of(0)
+            with self.cores.take(1) as cs, self._gpu_shared(slot):
+                r = Runner(ctx, box, sd, slot, cs, is_ref=True)
+                r.correctness(ctx.cases)
+            if r.nodev:
+                self.nodev = True
+                say("no CUDA device here: submissions are built, not run (status skipped)")
+            bad = [o for o in r.outcomes if o.status not in ("pass", "n/a", "skipped")]
+            if bad:
+                lines = "\n".join("  v%s %s %s: %s" % (o.vname, o.case, o.status, o.reason)
+                                  for o in bad[:5])
+                return self.fail("the reference solution fails its own hidden tests; the "
+                                 "rubric or the kit is wrong:\n" + lines)
+            self.ref_ready.set()
+        except Exception:
+            self.fail("internal error with the reference:\n" + traceback.format_exc())
+
+    def _gpu_shared(self, slot):
+        if slot is None:
+            return _null()
+        return self.gpus.shared_use(slot)
+
+    # ---------------------------------------------------------------- a student
+    def student(self, st, index):
+        ctx = self.ctx
+        sd = os.path.join(ctx.out, "students", st.id)
+        fsutil.remove_tree(sd)
+        os.makedirs(os.path.join(sd, "logs"))
+        extra = {"sandbox": self.sandbox_line}
+        if st.refused:
+            rec = result(ctx.rub, st, ctx.lab.nn, {"status": "refused", "reason": st.refused},
+                         [], fixed=("refused", st.refused), extra=extra)
+            return self.finish(sd, rec)
+        box = None
+        try:
+            box = self.open_box(st.id)
+            with self.cores.take(1) as cs:
+                if ctx.stop.is_set():
+                    return None
+                self.count("building", 1)
+                try:
+                    br, files = self.build(box, st.path, sd, cs)
+                finally:
+                    self.count("building", -1)
+            b = {"status": br.status, "reason": br.reason, "ms": round(br.ms),
+                 "warnings": br.warnings}
+            if br.status != "ok":
+                st_name = {"failed": "compile-error"}.get(br.status, br.status)
+                return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, b, files,
+                                              fixed=(st_name, br.reason), extra=extra))
+            self.ref_ready.wait()
+            if ctx.stop.is_set():
+                return None
+            if self.nodev:
+                return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, b, files, fixed=(
+                    "skipped", "built; not run: no CUDA device here (a later grading on a GPU "
+                               "machine grades it)"), extra=extra))
+            slot = self.slot_of(index)
+            with self.cores.take(1) as cs, self._gpu_shared(slot):
+                self.count("running", 1)
+                try:
+                    r = Runner(ctx, box, sd, slot, cs)
+                    r.correctness(ctx.cases)
+                    if ctx.opts.sanitize and not r.nodev and not ctx.stop.is_set():
+                        from .extras import sanitize
+                        extra["sanitize_note"] = sanitize(ctx, r, cs)
+                finally:
+                    self.count("running", -1)
+            if ctx.stop.is_set():
+                return None
+            timings = self.timed(r, st.id)
+            if ctx.opts.profile and not ctx.stop.is_set():
+                from .extras import profile
+                with self.gpus.alone() if ctx.slots else _null() as s:
+                    extra["profile_note"] = profile(ctx, r, s)
+            if ctx.stop.is_set():
+                return None
+            extra["run_ms"] = round(sum(x[1] for x in r.runs))
+            rec = result(ctx.rub, st, ctx.lab.nn, b, files, r.outcomes, timings,
+                         runs=r.runs, extra=extra)
+            return self.finish(sd, rec)
+        except Exception:
+            if ctx.stop.is_set():
+                return None
+            raise
+        finally:
+            if box is not None:
+                self.close_box(box)
+
+    def timed(self, r, tag):
+        """{variant name: VarTiming} of the variants that earned a timed run."""
+        ctx = self.ctx
+        failed = {o.vname for o in r.outcomes if o.status not in ("pass", "n/a")}
+        tested = {o.vname for o in r.outcomes if o.status == "pass"}
+        timings = {}
+        for case in [c for c in ctx.cases if c.kind == "perf"]:
+            vs = [v for v in case.variants
+                  if rubric.vname(case.part, v) in tested and rubric.vname(case.part, v)
+                  not in failed and rubric.vname(case.part, v) not in timings and
+                  not ctx.output_of(case, v).na and
+                  (ctx.lab.gpu or ctx.rub.points[rubric.vname(case.part, v)][1] > 0)]
+            if not vs or ctx.stop.is_set():
+                continue
+            n = 0 if ctx.clock == "wall" else 1
+            with self.cores.take(n) as cs:
+                with (self.gpus.alone() if ctx.slots else _null()) as slot:
+                    self.count("timing", 1)
+                    try:
+                        t = Timer(ctx, r, self.ref_box, tag, slot=slot,
+                                  cpus=cs if ctx.clock != "wall" else None)
+                        for v, vt in t.time_variants(case, vs).items():
+                            timings[rubric.vname(case.part, v)] = vt
+                    finally:
+                        self.count("timing", -1)
+        return timings
+
+    def finish(self, sd, rec):
+        report.write_views(sd, rec)
+        report.plot_student(sd, rec, self.gnuplot, self.gp)
+        report.write_report(sd, rec, self.report_facts)
+        report.write_results(sd, rec)
+        with self.lock:
+            self.done += 1
+            self.graded_now += 1
+        self.progress("%s: %s, %.1f/%g" % (rec["student"], rec["status"],
+                                           rec["points"]["total"], rec["points"]["max"]))
+        return rec
+
+    # ---------------------------------------------------------------- progress
+    def progress(self, note=""):
+        if self.ctx.opts.quiet:
+            return
+        with self.lock:
+            el = time.monotonic() - self.t0
+            left = self.total - self.done
+            eta = "--:--"
+            if self.graded_now:
+                s = int(el * left / self.graded_now)
+                eta = "%d:%02d" % (s // 60, s % 60)
+            line = "graded %d/%d, %d building, %d running, %d timing, ETA %s" % (
+                self.done, self.total, self.active["building"], self.active["running"],
+                self.active["timing"], eta)
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\033[K" + line)
+        elif note:
+            sys.stderr.write("%s (%s)\n" % (line, note))
+        sys.stderr.flush()
+
+    def run_all(self, todo):
+        threads = []
+        sem = threading.Semaphore(max(2, self.jobs + 2 * max(1, len(self.ctx.slots))))
+        errors = []
+
+        def work(st, i):
+            try:
+                self.student(st, i)
+            except Exception:
+                errors.append(traceback.format_exc())
+                self.fail("internal error grading %s:\n%s" % (st.name, errors[-1]))
+            finally:
+                sem.release()
+
+        ref = threading.Thread(target=self.reference, daemon=True)
+        ref.start()
+        for i, st in enumerate(todo):
+            sem.acquire()
+            if self.ctx.stop.is_set():
+                sem.release()
+                break
+            t = threading.Thread(target=work, args=(st, i), daemon=True)
+            t.start()
+            threads.append(t)
+        for t in threads:
+            while t.is_alive():
+                t.join(0.5)
+                if sys.stderr.isatty():
+                    self.progress()
+        ref.join()
+
+    def stop_all(self):
+        self.ctx.stop.set()
+        self.ref_ready.set()
+        with self.lock:
+            boxes = list(self.boxes)
+        for b in boxes:
+            try:
+                b.close()
+            except Exception:
+                pass
+
+
+def _exists(box, rel):
+    data, why = box.read_file(rel, 1)
+    return data is not None or "large" in why or "size" in why
+
+
+def _int(x):
+    return int(x) if x is not None else None
+
+
+def _which(prog):
+    for d in os.environ.get("PATH", "").split(":"):
+        p = os.path.join(d, prog)
+        if d and os.access(p, os.X_OK):
+            return p
+    return None
+
+
+class _null:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *a):
+        return False
+
+
+def sandbox_words(ctx, mode):
+    kind = getattr(ctx.sandbox, "kind", None) or getattr(ctx.sandbox, "mode", mode)
+    if kind != "none":
+        return kind, ""
+    why = "no sandbox (--sandbox none)" if mode == "none" else \
+        "no sandbox: bubblewrap is missing or does not work here"
+    note = why + ": submissions run with the limits only; they can read every file this user " \
+                 "can (the solutions too), reach the network and write outside their folder"
+    return "none", note
+
+
+def write_outputs(g, ctx, state_txt):
+    recs = summary.records(ctx.out)
+    summary.write_grades(ctx.out, recs)
+    made = summary.write_plots(ctx.out, recs, ctx.rub.max_points(), g.gnuplot, g.gp)
+    summary.write_summary(ctx.out, recs, {
+        "lab": ctx.lab.nn, "labname": ctx.lab.name, "max_pts": ctx.rub.max_points(),
+        "grading_txt": state_txt, "notes": ctx.notes, "skipped": g.skipped, "jobs": g.jobs,
+        "slots": ctx.slots or ["cores %s" % ",".join(str(c) for c in g.cores.all)],
+        "seconds": int(time.monotonic() - g.t0), "plots": made})
+
+
+def main(argv):
+    try:
+        opts = cli.parse(argv)
+    except cli.UsageError as e:
+        say(str(e))
+        return 2
+    if opts.help:
+        sys.stdout.write(cli.USAGE)
+        return 0
+    try:
+        prep = prepare(opts)
+    except Fatal as e:
+        say(str(e))
+        return e.code
+    if opts.print_cases:
+        sys.stdout.write(rubric.cases_tsv(prep))
+        return 0
+    ctx, state, started, lockfd, priv, subs, tools = prep
+    holds = []
+    try:
+        return _grade(ctx, state, started, subs, tools, holds)
+    except Fatal as e:
+        say(str(e))
+        return e.code
+    finally:
+        for h in holds:
+            h.terminate()
+        if priv and not opts.keep_work:
+            fsutil.remove_tree(priv)
+        fsutil.remove_tree(ctx.tmp)
+        os.close(lockfd)
+
+
+def _grade(ctx, state, started, subs, tools, holds):
+    opts = ctx.opts
+    holds += finish_setup(ctx, tools, opts.sandbox)
+    kind, note = sandbox_words(ctx, opts.sandbox)
+    if note:
+        say("WARNING: " + note)
+    for n in ctx.notes:
+        say("not enforced here: " + n)
+    line = kind + (" (%s)" % note if note else "")
+    txt = grading_txt(ctx, state, subs, line, started)
+    fsutil.atomic_write(os.path.join(ctx.out, "grading.txt"), txt)
+    students, skipped = names.scan(subs)
+    for n, why in skipped:
+        say("not graded: %s: %s" % (names.display(n), why))
+    sdir = os.path.join(ctx.out, "students")
+    if opts.force:
+        fsutil.remove_tree(sdir)
+        fsutil.remove_tree(os.path.join(ctx.out, "reference"))
+    os.makedirs(sdir, exist_ok=True)
+    ids = {s.id for s in students}
+    for d in os.listdir(sdir):
+        if d not in ids:
+            fsutil.remove_tree(os.path.join(sdir, d))
+    todo = []
+    for s in students:
+        rec = report.load(os.path.join(sdir, s.id))
+        if rec is None or rec.get("status") == "skipped":
+            todo.append(s)
+    jobs = opts.jobs or os.cpu_count() or 1
+    g = Grading(ctx, students, skipped, jobs)
+    g.total = len(students)
+    g.done = len(students) - len(todo)
+    g.sandbox_line = line
+    g.report_facts = {"sandbox": line, "notes": ctx.notes,
+                      "inputs": {c.name: report.input_text(c.args) for c in ctx.cases},
+                      "timing_words": timing_words(ctx)}
+    if not opts.quiet:
+        say("lab %s, %d students (%d graded before), seed in %s, sandbox %s, %d at a time, "
+            "timed runs on %s" % (ctx.lab.nn, len(students), g.done,
+                                  os.path.join(ctx.out, "grading.txt"), kind, jobs,
+                                  " ".join(ctx.slots) or "the cores"))
+    if not students:
+        say("no student folders in %s" % subs)
+
+    def on_signal(signum, frame):
+        g.stop_all()
+        raise KeyboardInterrupt
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    interrupted = False
+    try:
+        if todo:
+            g.run_all(todo)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    if g.ref_box is not None:
+        g.close_box(g.ref_box)
+    if sys.stderr.isatty() and not opts.quiet:
+        sys.stderr.write("\n")
+    write_outputs(g, ctx, txt)
+    if interrupted:
+        say("interrupted: %d of %d graded; run the same command again to resume"
+            % (g.done, g.total))
+        return 1
+    if g.fatal:
+        say(g.fatal)
+        return 1
+    if not opts.quiet:
+        say("%d of %d graded: %s, %s (%d s)" % (
+            g.done, g.total, os.path.join(ctx.out, "grades.csv"),
+            os.path.join(ctx.out, "summary.md"), int(time.monotonic() - g.t0)))
+    return 0
+
+
+def timing_words(ctx):
+    how = {"gpu": "kernel time from the GPU's own activity records (CUPTI), per repetition by "
+                  "its launch window",
+           "cpu": "CPU time of every process of the run, less the reference's own share of "
+                  "what is not the variant",
+           "wall": "wall-clock time of the run, less the reference's own share of what is not "
+                   "the variant"}[ctx.clock]
+    return ("Times: %s; each repetition on content the grader handed out at that moment, two "
+            "repetitions picked after the run checked; the reference solution timed "
+            "interleaved with this submission on the same %s in the same grading. Speed "
+            "points follow the rubric's curve of the median ratio; the spread is the range of "
+            "the pairs' ratios." % (how, "GPU" if ctx.clock == "gpu" else "core"))

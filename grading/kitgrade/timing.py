@@ -1,0 +1,379 @@
+"""Verified speed: the reference and the student timed interleaved on the same slot (a core,
+or a GPU), every repetition on content the grader chose at that moment, outputs of
+repetitions picked after the run checked, and what the run claims measured against what it
+could have done.
+
+One timed process per (who, variant) on a CPU (its CPU or wall time is the trusted measure),
+per (who, case) on a GPU (CUPTI records give each repetition's kernels and copies by its
+launch window). A pair is one reference run and one student run back to back, in turns of
+order; pairs go on until their time ratios agree within the rubric's perf_spread, or
+perf_pairs runs out. The statuses (each with a plain reason): replayed (content not handed
+out, or a checked repetition's output wrong), no-kernel (fewer launches than the variant
+needs), copies-in-launcher (a copy inside a kernel-span launch window), impossible-time
+(faster than the ceiling measured in this grading allows, or a window outside the time the
+grader saw), extra-processes, unverified (no complete GPU records).
+
+CPU time of a student run: the reference's own per-run time (the reference is trusted) plus
+the difference of the two processes' CPU (or wall) time, per run: t = t_ref + (X_stu -
+X_ref) / (reps + 1). Everything a run does besides the variant (its input, fresh content,
+poisoning, dumps) is the same code in both, so it cancels out.
+"""
+import os
+import secrets
+import statistics
+import threading
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from . import check, cupti, fsutil
+from .keys import KeyServer
+from .rubric import vname
+
+_lock = threading.Lock()
+
+
+@dataclass
+class VarCheck:
+    status: str = "ok"
+    reason: str = ""
+    times: List[float] = field(default_factory=list)   # ms per repetition (GPU)
+    self_ms: float = 0.0                              # the run's own mean (CPU; reference)
+    x_ms: float = 0.0                                 # the process's CPU or wall ms
+    checked: List[int] = field(default_factory=list)
+
+
+@dataclass
+class VarTiming:
+    """What a student's variant got from its timed runs."""
+    vname: str
+    case: str
+    status: str = "ok"
+    reason: str = ""
+    clock: str = ""
+    reps: int = 0
+    pairs: List[dict] = field(default_factory=list)   # ref_ms, student_ms, ratio, checked
+    ratio: Optional[float] = None
+    spread: Optional[List[float]] = None
+    ref_ms: Optional[float] = None
+    student_ms: Optional[float] = None
+
+    def as_json(self):
+        return dict(self.__dict__)
+
+
+@dataclass
+class TimedRun:
+    who: str
+    box: object
+    rel: str
+    res: object
+    srv: KeyServer
+    trace: Optional[cupti.Trace]
+    descs: dict
+    end_ns: int
+
+
+def _key_int(s):
+    try:
+        return int(s[2:] if s.lower().startswith("0x") else s, 16)
+    except ValueError:
+        return -1
+
+
+class Timer:
+    """The timed runs of one student against the reference, on one slot."""
+
+    def __init__(self, ctx, stu, ref_box, tag, slot=None, cpus=None):
+        self.ctx, self.stu, self.ref_box, self.tag = ctx, stu, ref_box, tag
+        self.slot, self.cpus = slot, cpus
+        self.reps = ctx.rub.perf_reps if not ctx.opts.quick else min(ctx.rub.perf_reps, 5)
+
+    # ---------------------------------------------------------------- one process
+    def process(self, who, case, vs, pair):
+        ctx = self.ctx
+        box = self.stu.box if who == "student" else self.ref_box
+        rel = "time/%s-%s-%s-p%d" % (self.tag, case.name, who, pair)
+        dump = os.path.join(box.root, rel)
+        fsutil.box_mkdir(box.root, rel, uid=box.uid, fresh=True)
+        srv = KeyServer(len(vs) * self.reps)
+        env = ctx.env(self.slot)
+        fds = list(srv.child_fds)
+        cfd, cpath = None, None
+        if ctx.lab.gpu and ctx.cupti_lib:
+            cpath = os.path.join(ctx.tmp, "cupti-%s-%s-%s-p%d" % (self.tag, case.name, who, pair))
+            cfd = os.open(cpath, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            os.fchmod(cfd, 0o666)      # the older library reopens it through /proc/self/fd
+            fds.append(cfd)
+            env.update({"CUDA_INJECTION64_PATH": ctx.cupti_lib, "KIT_CUPTI_FD": str(cfd),
+                        "KIT_CUPTI_OUT": "/proc/self/fd/%d" % cfd})
+        binary = os.path.join(box.root, "out", ctx.lab.binary)
+        argv = [binary, "--quiet", "--dump", dump, "--ctl", srv.ctl_arg]
+        if case.part:
+            argv += ["--part", case.part]
+        argv += ["--variant", ",".join(str(v) for v in vs) if len(vs) > 1 else str(vs[0])]
+        argv += list(case.args) + ["--reps", str(self.reps)]
+        name = "time-%s-%s-p%d" % (case.name, who, pair)
+        srv.start()
+        try:
+            res = box.run(argv, cwd=box.root, env=env, limits=ctx.limits("run", scale=2.0),
+                          stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
+                          stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
+                          pass_fds=fds, cpus=self.cpus)
+        finally:
+            end_ns = _now_ns()
+            srv.finish()
+            if cfd is not None:
+                os.close(cfd)
+        self.stu.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
+                              128 + (res.signal or 0), res.cpu_ms))
+        trace = None
+        if cpath:
+            data = fsutil.read_regular(cpath, 512 << 20)
+            os.unlink(cpath)
+            trace = cupti.parse(data.decode("utf-8", "replace")) if data else cupti.Trace()
+        descs = {}
+        for v in vs:
+            data, _ = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
+            from .run import parse_desc
+            descs[v] = parse_desc(data) if data is not None else None
+        return TimedRun(who, box, rel, res, srv, trace, descs, end_ns)
+
+    def discard(self, run):
+        if not self.ctx.opts.keep_work:
+            fsutil.box_remove(run.box.root, run.rel)
+
+    # ---------------------------------------------------------------- checks
+    def verify(self, run, case, v, check_outputs):
+        """A VarCheck of variant V in RUN."""
+        ctx, vc = self.ctx, VarCheck()
+        n = vname(case.part, v)
+        info = ctx.info.variant(case.part, v)
+        span = info.span if info else ("kernel" if ctx.lab.gpu else "host")
+        d, res = run.descs.get(v), run.res
+        vc.x_ms = res.cpu_ms if ctx.clock == "cpu" else res.wall_ms
+
+        def bad(st, why):
+            vc.status, vc.reason = st, why
+            return vc
+
+        if d is None or d.status != "ok":
+            if res.breach:
+                return bad(res.breach, "in its timed run: " + self.stu.breach_reason(res.breach))
+            if res.signal:
+                from .run import signame
+                return bad("crash", "crashed in its timed run (%s)" % signame(res.signal))
+            if d is not None and d.status == "error":
+                return bad("runtime-error", "its timed run reported an error (exit %s)" % res.rc)
+            return bad("no-output", "its timed run wrote no account of the variant")
+        if run.srv.broken:
+            return bad("replayed", "its timed run " + run.srv.broken)
+        reps = sorted(d.reps, key=lambda r: r.k)
+        if [r.k for r in reps] != list(range(1, self.reps + 1)):
+            return bad("replayed", "its timed run reported repetitions %s instead of 1..%d" % (
+                ",".join(str(r.k) for r in reps[:8]) or "none", self.reps))
+        asked = sum(1 for (rv, _k) in run.srv.keys if rv == str(v))
+        if asked != self.reps:
+            return bad("replayed", "it asked for %d keys for %d repetitions" % (asked, self.reps))
+        for r in reps:
+            handed = run.srv.keys.get((str(v), r.k))
+            if handed is None or _key_int(handed[0]) != _key_int(r.key):
+                return bad("replayed", "repetition %d ran on content the grader did not hand "
+                                       "out (key %s)" % (r.k, r.key[:16]))
+            nxt = run.srv.next_request_after(str(v), r.k) or run.end_ns
+            if r.l1 < r.l0 or r.l0 < handed[1] - 1e6 or r.l1 > nxt + 1e6:
+                if not self.off(n, "impossible-time"):
+                    return bad("impossible-time", "repetition %d's launch window lies outside "
+                                                  "the time the grader saw it run" % r.k)
+        if res.extra_processes and not self.off(n, "extra-processes"):
+            return bad("extra-processes", "its timed run left %d process%s it did not wait for "
+                                          "(their time is not the variant's)" % (
+                                              res.extra_processes,
+                                              "" if res.extra_processes == 1 else "es"))
+        if span == "host":
+            vc.self_ms = statistics.mean(r.kernel_ms for r in reps)
+        else:
+            why = self.gpu_times(run, case, v, info, span, reps, vc)
+            if why:
+                return bad(*why)
+        if check_outputs:
+            why = self.check_reps(run, case, v, reps, vc)
+            if why:
+                return bad(*why)
+        return vc
+
+    def off(self, n, what):
+        return (n, what) in self.ctx.checks_off
+
+    def gpu_times(self, run, case, v, info, span, reps, vc):
+        ctx, n = self.ctx, vname(case.part, v)
+        tr = run.trace
+        if tr is None or not tr.complete:
+            if not self.off(n, "unverified"):
+                return ("unverified", "no complete GPU activity records of its timed run "
+                                      "(the speed cannot be verified)")
+            return None
+        need = info.min_launches if info else 1
+        out = ctx.output_of(case, v)
+        ceil = ctx.ceilings.get(str(self.slot), {}).get(info.ceiling if info else "", 0.0)
+        for r in reps:
+            ks, cs = cupti.in_window(tr, r.l0, r.l1)
+            if len(ks) < need and not self.off(n, "no-kernel"):
+                return ("no-kernel", "repetition %d launched %d kernel%s; the variant needs at "
+                                     "least %d" % (r.k, len(ks), "" if len(ks) == 1 else "s",
+                                                   need))
+            if span == "kernel" and cs and tr.copies_recorded and \
+                    not self.off(n, "copies-in-launcher"):
+                c = cs[0]
+                return ("copies-in-launcher", "repetition %d copied %d bytes (%s) inside its "
+                                              "launcher, whose time must be its kernels alone"
+                        % (r.k, sum(x.bytes for x in cs), c.copy or "a copy"))
+            t = cupti.union_ns(ks) if span == "kernel" else cupti.envelope_ns(ks + cs)
+            if t <= 0:
+                if not self.off(n, "no-kernel"):
+                    return ("no-kernel", "repetition %d ran no GPU work" % r.k)
+                continue
+            if r.kernel_ms * 1e6 + 5000 < 0.5 * cupti.union_ns(ks) and \
+                    not self.off(n, "impossible-time"):
+                return ("impossible-time", "repetition %d reported %.4f ms for kernels the GPU "
+                                           "ran for %.4f ms" % (r.k, r.kernel_ms,
+                                                                cupti.union_ns(ks) / 1e6))
+            if out.bytes and ceil > 0 and out.bytes / t > ceil * ctx.rub.perf_margin and \
+                    not self.off(n, "impossible-time"):
+                return ("impossible-time", "repetition %d moved %.0f bytes in %.4f ms (%.0f GB/s), "
+                                           "above the %.0f GB/s this GPU can copy" % (
+                                               r.k, out.bytes, t / 1e6, out.bytes / t, ceil))
+            vc.times.append(t / 1e6)
+        return None
+
+    def check_reps(self, run, case, v, reps, vc):
+        """The last repetition and one other, picked now, checked with their keys."""
+        ks = [reps[-1].k]
+        if len(reps) > 1:
+            ks.append(secrets.choice([r.k for r in reps[:-1]]))
+        for k in sorted(ks):
+            r = reps[k - 1]
+            data, why = run.box.read_file("%s/v%d.r%d.bin" % (run.rel, v, k),
+                                          self.ctx.max_output(case, v))
+            vc.checked.append(k)
+            if data is None:
+                return ("no-output", "the output of repetition %d cannot be read (%s)" % (k, why))
+            verd = check.compare(self.ctx.checker, case.part, v, _key_int(r.key), case.args,
+                                 data, cache=None, tol=self.ctx.tol(vname(case.part, v)))
+            if verd.status != "pass":
+                return ("replayed", "repetition %d's output is wrong for the content the grader "
+                                    "handed it (%s): a result kept from another input?" % (
+                                        k, verd.detail))
+        return None
+
+    # ---------------------------------------------------------------- pairs
+    def ref_check(self, run, case, v):
+        """Verify the reference's run; a check the reference itself fails is turned off for
+        that variant (a note says so), as the reference must get full points."""
+        for _ in range(6):
+            vc = self.verify(run, case, v, False)
+            if vc.status in ("ok", "crash", "runtime-error", "no-output", "timeout") or \
+                    vc.status.endswith("-limit"):
+                return vc
+            n = vname(case.part, v)
+            with _lock:
+                if (n, vc.status) not in self.ctx.checks_off:
+                    self.ctx.checks_off.add((n, vc.status))
+                    self.ctx.notes.append("the reference's own timed run of %s breaks the %s "
+                                          "check (%s): that check is off for %s" % (
+                                              n, vc.status, vc.reason, n))
+        return vc
+
+    def time_variants(self, case, vs):
+        """{variant: VarTiming} for the variants VS of CASE (each passed every case)."""
+        one_each = self.ctx.clock != "gpu" or not self.ctx.lists_ok
+        per_process = [[v] for v in vs] if one_each else [list(vs)]
+        res = {}
+        for group in per_process:
+            res.update(self.time_group(case, group))
+        return res
+
+    def time_group(self, case, vs):
+        ctx = self.ctx
+        lo, hi = ctx.rub.perf_pairs
+        if ctx.opts.quick:
+            lo, hi = 1, min(hi, 2)
+        out = {v: VarTiming(vname(case.part, v), case.name, clock=ctx.clock, reps=self.reps)
+               for v in vs}
+        live = list(vs)
+        for p in range(1, hi + 1):
+            if not live or ctx.stop.is_set():
+                break
+            order = ("reference", "student") if p % 2 else ("student", "reference")
+            runs = {}
+            for who in order:
+                runs[who] = self.process(who, case, live, p)
+            ref = runs["reference"].res
+            if len(live) > 1 and ref.rc == 2 and not ref.breach and ctx.lists_ok:
+                # this harness takes one variant or all: one process per variant from now on
+                ctx.lists_ok = False
+                for r in runs.values():
+                    self.discard(r)
+                return self.time_variants(case, vs)
+            for v in list(live):
+                rv = self.ref_check(runs["reference"], case, v)
+                sv = self.verify(runs["student"], case, v, True)
+                t = out[v]
+                if sv.status != "ok":
+                    t.status, t.reason = sv.status, sv.reason
+                    live.remove(v)
+                    continue
+                if rv.status != "ok":
+                    t.status, t.reason = "not-timed", "the reference's timed run failed (%s)" \
+                        % rv.reason
+                    live.remove(v)
+                    continue
+                pair = self.pair(case, v, rv, sv, runs)
+                if pair.get("breach"):
+                    t.status, t.reason = pair["breach"]
+                    live.remove(v)
+                    continue
+                t.pairs.append(pair)
+            for r in runs.values():
+                self.discard(r)
+            for v in list(live):
+                rs = [q["ratio"] for q in out[v].pairs]
+                if len(rs) >= lo and (max(rs) - min(rs)) <= ctx.rub.perf_spread * \
+                        statistics.median(rs):
+                    live.remove(v)
+        for t in out.values():
+            if t.status == "ok" and t.pairs:
+                rs = [q["ratio"] for q in t.pairs]
+                t.ratio = statistics.median(rs)
+                t.spread = [min(rs), max(rs)]
+                t.ref_ms = statistics.median(q["ref_ms"] for q in t.pairs)
+                t.student_ms = statistics.median(q["student_ms"] for q in t.pairs)
+            elif t.status == "ok":
+                t.status, t.reason = "not-timed", "no timed run finished"
+        return out
+
+    def pair(self, case, v, rv, sv, runs):
+        ctx = self.ctx
+        if ctx.clock == "gpu" and rv.times and sv.times:
+            r_ms, s_ms = statistics.median(rv.times), statistics.median(sv.times)
+        else:
+            r_ms = rv.self_ms
+            s_ms = r_ms + (sv.x_ms - rv.x_ms) / (self.reps + 1)
+            floor = max(r_ms * 0.02, 1e-4)
+            out = ctx.output_of(case, v)
+            ceil = ctx.ceilings.get("host", {}).get("host-mem", 0.0)
+            n = vname(case.part, v)
+            if out.bytes and ceil > 0 and s_ms > 0 and \
+                    out.bytes / (s_ms * 1e6) > ceil * ctx.rub.perf_margin and \
+                    not self.off(n, "impossible-time"):
+                return {"breach": ("impossible-time", "its runs took %.4f ms each by their CPU "
+                                   "time: %.0f bytes at %.1f GB/s, above the %.1f GB/s of this "
+                                   "machine's memory" % (s_ms, out.bytes,
+                                                         out.bytes / (s_ms * 1e6), ceil))}
+            s_ms = max(s_ms, floor)
+        return {"ref_ms": r_ms, "student_ms": s_ms, "ratio": r_ms / s_ms if s_ms > 0 else 0.0,
+                "checked": sv.checked, "ref_x_ms": rv.x_ms, "student_x_ms": sv.x_ms}
+
+
+def _now_ns():
+    import time
+    return time.monotonic_ns()
