@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""The fake lab's "binary": the grading mode of the harness (DESIGN.md) in a few lines, with
+behaviours taken from comment lines of the student's fake.c beside it:
+
+    // vN correct | wrong | notimpl | crash | hang | replay | unsupported | error
+    // vN slow F            (F times the work)     // vN fork        (a process left behind)
+    // vN token | nokernel | copies | liar        (GPU records: a token kernel, no kernel,
+                                                   a copy in the launcher, a lying time)
+    // exit0                (print PASS and leave at once)
+The output of variant v for content `key` is the one fakecheck.py expects. GPU activity
+records (KIT_CUPTI_FD) are written as the injection library would.
+"""
+import hashlib
+import os
+import signal
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(sys.argv[0]))
+GPU = os.path.basename(sys.argv[0]) == "lab98"
+
+
+def behaviours():
+    b, flags, comment = {}, set(), False
+    for ln in open(os.path.join(HERE, "fake.c")).read().splitlines():
+        if ln.strip() in ("/* >>> STUDENT", "<<< STUDENT */"):
+            comment = ln.strip() == "/* >>> STUDENT"
+            continue
+        t = ln.replace("//", " ").split()
+        if comment:
+            continue
+        if len(t) >= 2 and t[0].startswith("v") and t[0][1:].isdigit():
+            b.setdefault(int(t[0][1:]), []).append(t[1:])
+        elif t == ["exit0"]:
+            flags.add("exit0")
+    return b, flags
+
+
+def expected(w, h, seed, v, key):
+    n = w * h
+    out, i = b"", 0
+    while len(out) < n:
+        out += hashlib.sha256(("%d|%d|%d|%d|%d" % (w, h, seed, v, key + i)).encode()).digest()
+        i += 1 << 32
+    return out[:n]
+
+
+def burn(ms):
+    t = time.process_time() + ms / 1000.0
+    x = 0
+    while time.process_time() < t:
+        x += 1
+    return x
+
+
+def parse(args):
+    o = {"variant": "all", "reps": 12, "seed": 1, "size": (4, 4), "dump": None, "ctl": None,
+         "cases": None, "part": ""}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--quiet":
+            i += 1
+            continue
+        if i + 1 >= len(args):
+            raise SystemExit("fake: %s needs a value" % a)
+        v = args[i + 1]
+        if a == "--size":
+            w, h = v.split("x")
+            o["size"] = (int(w), int(h))
+        elif a in ("--seed", "--reps"):
+            o[a[2:]] = int(v)
+        elif a in ("--variant", "--dump", "--ctl", "--cases", "--part"):
+            o[a[2:]] = v
+        elif a == "--threads":
+            pass
+        else:
+            sys.stderr.write("fake: unknown option %s\n" % a)
+            sys.exit(2)
+        i += 2
+    return o
+
+
+def one(o, beh, cup):
+    w, h = o["size"]
+    vs = [1, 2, 3] if o["variant"] == "all" else [int(x) for x in o["variant"].split(",")]
+    d = o["dump"]
+    ctl = None
+    if o["ctl"]:
+        a, b = o["ctl"].split(",")
+        ctl = (os.fdopen(int(a), "r"), int(b))
+    rc = 0
+    for v in vs:
+        acts = {x[0]: x[1:] for x in beh.get(v, [["correct"]])}
+        txt = []
+        if "crash" in acts:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if "hang" in acts:
+            while True:
+                burn(100)
+        if "notimpl" in acts:
+            open("%s/v%d.txt" % (d, v), "w").write("status not-implemented\n")
+            rc = max(rc, 4)
+            continue
+        if "unsupported" in acts or (v == 3 and w < 2):
+            open("%s/v%d.txt" % (d, v), "w").write("status unsupported\n")
+            continue
+        if "error" in acts:
+            sys.stderr.write("fake: v%d failed: an error\n" % v)
+            open("%s/v%d.txt" % (d, v), "w").write("status error\n")
+            rc = max(rc, 3)
+            continue
+        work = 2.0 / v * (float(acts["slow"][0]) if "slow" in acts else 1.0)
+
+        def compute(key):
+            out = expected(w, h, o["seed"], v, 0 if "replay" in acts and first[0] is not None
+                           else key)
+            if "wrong" in acts and out:
+                out = bytes([out[0] ^ 1]) + out[1:]
+            return out
+        first = [None]
+        t0 = time.monotonic_ns()
+        burn(work)
+        open("%s/v%d.bin" % (d, v), "wb").write(compute(0))
+        first[0] = 0
+        txt += ["status ok", "type u8", "shape %d %d 1 0" % (w, h)]
+        for k in range(1, o["reps"] + 1):
+            if ctl:
+                os.write(ctl[1], ("rep %d %d\n" % (v, k)).encode())
+                line = ctl[0].readline().split()
+                if len(line) != 2:
+                    sys.stderr.write("fake: no key\n")
+                    sys.exit(3)
+                key = int(line[1], 16)
+            else:
+                key = (o["seed"] * 1000003 + v * 101 + k) & ((1 << 64) - 1) or 1
+            l0 = time.monotonic_ns()
+            burn(work)
+            if "fork" in acts and os.fork() == 0:
+                time.sleep(30)
+                os._exit(0)
+            l1 = time.monotonic_ns()
+            if cup is not None:
+                kern = [] if "nokernel" in acts else [(l0 + 1000, l0 + (3000 if "token" in acts
+                                                                        else 50000))]
+                for s, e in kern:
+                    cup.write("K\t%d\t%d\t7\t0\t-\tfake_v%d\n" % (s, e, v))
+                if "copies" in acts:
+                    cup.write("C\t%d\t%d\t7\t%d\tHtoD\t-\n" % (l0 + 60000, l0 + 70000, w * h))
+                l1 = max(l1, l0 + 80000)
+            open("%s/v%d.r%d.bin" % (d, v, k), "wb").write(compute(key))
+            kms = 0.0001 if "liar" in acts else (l1 - l0) / 1e6
+            txt.append("rep %d %016x %d %d %.6f %.6f" % (k, key, l0, l1, kms, kms))
+        txt.append("span %d %d" % (t0, time.monotonic_ns()))
+        open("%s/v%d.txt" % (d, v), "w").write("\n".join(txt) + "\n")
+    return rc
+
+
+def main():
+    beh, flags = behaviours()
+    if "exit0" in flags:
+        print("  1 naive   PASS")
+        sys.exit(0)
+    o = parse(sys.argv[1:])
+    cup = None
+    if GPU and os.environ.get("CUDA_INJECTION64_PATH") and os.environ.get("KIT_CUPTI_FD"):
+        cup = os.fdopen(int(os.environ["KIT_CUPTI_FD"]), "w")
+        cup.write("# kitcupti 2\n# calib 0 0\n")
+    if o["cases"]:
+        rc = 0
+        for ln in open(o["cases"]).read().splitlines():
+            if ln.strip():
+                rc = max(rc, one(parse(ln.split("\t")), beh, cup))
+    else:
+        rc = one(o, beh, cup)
+    if cup is not None:
+        cup.write("# calib 1000000000 1000000000\n# end\n")
+        cup.close()
+    sys.exit(rc)
+
+
+main()

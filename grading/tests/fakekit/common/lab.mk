@@ -1,0 +1,15 @@
+# The fake kit's build rules: GRADED=1 O=DIR SRC=DIR, as the real lab.mk (DESIGN.md "Building").
+# The "binary" is the fake harness (a Python script) with the student's fake.c beside it; the
+# object is real (gcc -c), so that the grader's nm check has something to read.
+KIT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+O ?= .
+SRC ?= .
+BIN := lab$(word 1,$(subst _, ,$(notdir $(CURDIR))))
+$(BIN): $(O)/$(BIN)
+$(O)/$(BIN): $(SRC)/fake.c $(KIT)/common/fakeharness.py
+	@mkdir -p $(O)/build/skel
+	gcc -c -x c $(SRC)/fake.c -o $(O)/build/skel/fake.c.o
+	cp $(SRC)/fake.c $(O)/fake.c
+	cp $(KIT)/common/fakeharness.py $@
+	chmod +x $@
+.PHONY: $(BIN)

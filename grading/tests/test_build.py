@@ -1,0 +1,141 @@
+"""build.py: the lab found from its Makefile, the pristine kit (no reference, no solutions),
+the student's files put in with no link followed, compiler errors with their quotes, and the
+forbidden-symbol check on real objects."""
+import os
+import shutil
+import subprocess
+import unittest
+
+import util
+from kitgrade import build, fsutil
+
+FAKEKIT = os.path.join(util.HERE, "fakekit")
+
+
+def gcc_object(path, src):
+    c = path + ".c"
+    with open(c, "w") as f:
+        f.write(src)
+    subprocess.run(["gcc", "-c", c, "-o", path], check=True)
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class Lab(util.TempCase):
+    def setUp(self):
+        super().setUp()
+        self.kit = os.path.join(self.tmp, "kit")
+        shutil.copytree(FAKEKIT, self.kit)
+
+    def test_find_lab(self):
+        lab = build.find_lab(self.kit, "98")
+        self.assertEqual((lab.name, lab.srcs, lab.gpu, lab.binary),
+                         ("98_fakegpu", ["fake.c"], True, "lab98"))
+        self.assertFalse(build.find_lab(self.kit, "99").gpu)
+        with self.assertRaisesRegex(build.KitError, "no lab 42"):
+            build.find_lab(self.kit, "42")
+
+    def test_pristine(self):
+        lab = build.find_lab(self.kit, "99")
+        util.put(os.path.join(lab.dir, "ref.c"), "int kit_ref(void);\n")
+        util.put(os.path.join(self.kit, "common", "ref.c"), "int kit_ref(void);\n")
+        os.makedirs(os.path.join(self.kit, "tests"))
+        dest = os.path.join(self.tmp, "pristine")
+        build.make_pristine(lab, dest, os.path.join(self.tmp, "log"))
+        self.assertEqual(build.leaks(dest), "")
+        self.assertFalse(os.path.exists(os.path.join(dest, "labs", lab.name, "ref.c")))
+        self.assertFalse(os.path.exists(os.path.join(dest, "common", "ref.c")))
+        self.assertFalse(os.path.exists(os.path.join(dest, "solutions")))
+        skel = util.read(os.path.join(dest, "labs", lab.name, "fake.c"))
+        self.assertNotIn("SOLUTION", skel)
+        self.assertIn("// v1 notimpl", skel)
+        self.assertTrue(os.path.isfile(os.path.join(dest, ".skeleton", "lab99")))
+        # kept while nothing changed; made again when the kit changes
+        mark = os.path.join(dest, "marker")
+        open(mark, "w").close()
+        build.make_pristine(lab, dest, os.path.join(self.tmp, "log"))
+        self.assertTrue(os.path.exists(mark))
+        os.utime(os.path.join(lab.solutions, "fake.c"), (1, 1))
+        build.make_pristine(lab, dest, os.path.join(self.tmp, "log"))
+        self.assertFalse(os.path.exists(mark))
+        os.makedirs(os.path.join(dest, "solutions"))
+        self.assertIn("solutions/", build.leaks(dest))
+
+    def test_put_files(self):
+        box = os.path.join(self.tmp, "box")
+        os.makedirs(box)
+        stu = os.path.join(self.tmp, "stu")
+        os.makedirs(os.path.join(stu, "sub"))
+        open(os.path.join(stu, "sub", "notes.txt"), "w").close()
+        secret = os.path.join(self.tmp, "secret.c")
+        util.put(secret, "SECRET")
+        skel = os.path.join(self.tmp, "skel")
+        os.makedirs(skel)
+        util.put(os.path.join(skel, "a.c"), "skeleton a")
+        util.put(os.path.join(skel, "b.c"), "skeleton b")
+        util.put(os.path.join(skel, "c.c"), "skeleton c")
+        util.put(os.path.join(stu, "a.c"), "mine")
+        os.symlink(secret, os.path.join(stu, "b.c"))
+        notes = build.put_files(box, ["a.c", "b.c", "c.c"], stu, None, skel)
+        rd = lambda f: util.read(os.path.join(box, "src", f))  # noqa: E731
+        self.assertEqual((rd("a.c"), rd("b.c"), rd("c.c")), ("mine", "skeleton b", "skeleton c"))
+        self.assertEqual(notes[:3], ["a.c: used",
+                                     "b.c is a symbolic link: ignored, the skeleton's b.c was used",
+                                     "c.c is missing: the skeleton's c.c was used"])
+        self.assertIn("sub/notes.txt: ignored (only a.c b.c c.c are graded)", notes)
+        with open(os.path.join(stu, "a.c"), "wb") as f:
+            f.write(b"x" * (build.MAX_SOURCE + 1))
+        self.assertIn("larger than 4 MB", build.put_files(box, ["a.c"], stu, None, skel)[0])
+
+    def test_compile_reason_keeps_quotes(self):
+        log = ("make: Entering\nconv.c:12:5: error: ‘ext_row’ undeclared (first use)\n"
+               "conv.c:13:1: error: expected ‘;’ before ‘}’ token\nmake: *** Error 1\n")
+        self.assertEqual(build.compile_reason(log, 2),
+                         "conv.c:12:5: error: ‘ext_row’ undeclared (first use); conv.c:13:1: "
+                         "error: expected ‘;’ before ‘}’ token")
+        self.assertIn("exit 2", build.compile_reason("ld: nothing\n", 2))
+        self.assertEqual(build.clean_log("/b/x/src/conv.c: e /p/labs/01/m.c", "/b/x", "/p"),
+                         "conv.c: e 01/m.c")
+
+
+class Forbidden(util.TempCase):
+    def check(self, src, binary=b"#!/bin/sh\n"):
+        obj = gcc_object(os.path.join(self.tmp, "o.o"), src)
+        box = util.DictBox({"out/build/skel/fake.c.o": obj, "out/lab99": binary})
+
+        class Lab:
+            srcs = ["fake.c"]
+            binary = "lab99"
+        return build.forbidden(box, Lab, "out", self.tmp)
+
+    def test_clean(self):
+        self.assertEqual(self.check("int conv(int x) { return x + 1; }\n"), "")
+
+    def test_defines_and_calls(self):
+        why = self.check("int kit_clamp(int x) { return x; }\nint main(void) { return 0; }\n")
+        self.assertIn("defines kit_clamp", why)
+        self.assertIn("defines main", why)
+        why = self.check("int kit_ref_corr(int);\nint f(int x) { return kit_ref_corr(x); }\n")
+        self.assertIn("calls kit_ref_corr", why)
+        self.assertIn("the submission", why)
+
+    def test_binary_with_a_reference(self):
+        exe = os.path.join(self.tmp, "exe")
+        gcc_object(exe + ".o", "int kit_ref_x(int a) { return a; }\nint main(void) "
+                               "{ return kit_ref_x(0); }\n")
+        subprocess.run(["gcc", exe + ".o", "-o", exe], check=True)
+        why = self.check("int conv(void) { return 1; }\n", util.read(exe, "rb"))
+        self.assertIn("the graded binary holds the kit's reference (kit_ref_x)", why)
+
+    def test_garbage_object(self):
+        box = util.DictBox({"out/build/skel/fake.c.o": b"not an object", "out/lab99": b"x"})
+
+        class Lab:
+            srcs = ["fake.c"]
+            binary = "lab99"
+        self.assertIn("not an object file", build.forbidden(box, Lab, "out", self.tmp))
+        self.assertIn("cannot be read", build.forbidden(util.DictBox({}), Lab, "out", self.tmp))
+
+
+if __name__ == "__main__":
+    unittest.main()

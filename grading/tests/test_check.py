@@ -1,0 +1,53 @@
+"""check.py: the output handed to the checker on stdin, its verdict read."""
+import os
+import unittest
+
+import util
+from kitgrade import check
+
+FAKE = """#!/bin/sh
+# echo the arguments, then judge the bytes on stdin: "good" passes
+printf '%s\\n' "$@" > "$(dirname "$0")/argv"
+data=$(cat)
+case $data in
+  good) echo pass ;;
+  bad) echo "fail 2 12 3 0.5"; echo "  2 of 12 elements wrong"; echo "   first 2: x y ch expected got";
+       echo "              1      0    2             12      unwritten"; exit 1 ;;
+  short) echo "bad the output has 5 bytes, expected 12"; exit 1 ;;
+  *) echo "boom" >&2; exit 2 ;;
+esac
+"""
+
+
+class Check(util.TempCase):
+    def test_parse(self):
+        self.assertEqual(check.parse("pass\n", 0).status, "pass")
+        v = check.parse("fail 2 12 3 0.5\n  hdr\n   first 2: x y\n   1 0 2 12 unwritten\n", 1)
+        self.assertEqual(v.status, "wrong")
+        self.assertEqual(v.detail, "2 of 12 values wrong, first at (1,0) ch 2: expected 12, "
+                                   "got unwritten")
+        self.assertIn("unwritten", v.listing)
+        self.assertEqual(check.parse("fail 2 12 3 0.5\n", 1).detail,
+                         "2 of 12 values wrong (max abs error 3, max rel error 0.5)")
+        self.assertEqual(check.parse("bad no shape\n", 1).detail, "unusable output: no shape")
+        self.assertIn("could not judge", check.parse("", 2).detail)
+        self.assertEqual(check.parse("pass\n", 1).status, "wrong")    # exit and line disagree
+
+    def test_compare_hands_the_bytes_over(self):
+        chk = self.write("check-01", FAKE, 0o755)
+        diff = os.path.join(self.tmp, "d.png")
+        v = check.compare(chk, "", 2, 77, ["--size", "a b", "--seed", "$(x)"], b"good",
+                          diff=diff, cache=self.tmp, tol=(0.01, 1e-5))
+        self.assertEqual(v.status, "pass")
+        argv = util.read(os.path.join(self.tmp, "argv")).splitlines()
+        self.assertEqual(argv, ["compare", "--part", "", "--variant", "2", "--key", "77",
+                                "--diff", diff, "--cache", self.tmp, "--atol", "0.01",
+                                "--rtol", "1e-05", "--", "--size", "a b", "--seed", "$(x)"])
+        self.assertEqual(check.compare(chk, "", 2, 0, [], b"bad").status, "wrong")
+        self.assertIn("5 bytes", check.compare(chk, "", 2, 0, [], b"short").detail)
+        self.assertIn("exit 2", check.compare(chk, "", 2, 0, [], b"?").detail)
+        self.assertIn("could not run", check.compare(self.tmp + "/none", "", 1, 0, [], b"").detail)
+
+
+if __name__ == "__main__":
+    unittest.main()

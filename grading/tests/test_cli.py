@@ -1,0 +1,60 @@
+"""cli.py: the options of the bash grader it replaced, their checks and their messages."""
+import unittest
+
+import util
+from kitgrade import cli
+
+
+class Cli(unittest.TestCase):
+    def setUp(self):
+        self.d = util.tempfile.mkdtemp()
+
+    def tearDown(self):
+        util.shutil.rmtree(self.d)
+
+    def parse(self, *a):
+        return cli.parse(list(a))
+
+    def bad(self, msg, *a):
+        with self.assertRaisesRegex(cli.UsageError, msg):
+            self.parse(*a)
+
+    def test_full_command_line(self):
+        o = self.parse("--lab", "3", "--submissions", self.d, "--out", "/tmp/g0,1", "--jobs",
+                       "4", "--gpus", "0,1", "--timeout", "10", "--seed", "4242", "--quick",
+                       "--sanitize", "--profile", "--force", "--keep-work", "--quiet",
+                       "--sandbox", "none", "--rubric", "r.rubric")
+        self.assertEqual((o.lab, o.out, o.jobs, o.gpus, o.timeout, o.seed, o.sandbox),
+                         ("03", "/tmp/g0,1", 4, ["0", "1"], 10, 4242, "none"))
+        self.assertTrue(o.quick and o.sanitize and o.profile and o.force and o.keep_work)
+        self.assertEqual(o.rubric, "r.rubric")
+
+    def test_equals_form_and_lab_folder_names(self):
+        o = self.parse("--lab=01_cpu_conv", "--submissions=" + self.d, "--out=x")
+        self.assertEqual((o.lab, o.submissions), ("01", self.d))
+
+    def test_required_and_bad_values(self):
+        self.bad("--lab is required", "--submissions", self.d, "--out", "o")
+        self.bad("--submissions is required", "--lab", "01", "--out", "o")
+        self.bad("--out is required", "--lab", "01", "--submissions", self.d)
+        self.bad("not a folder", "--lab", "01", "--submissions", self.d + "/no", "--out", "o")
+        base = ["--lab", "01", "--submissions", self.d, "--out", "o"]
+        self.bad("lab number", "--lab", "x1", "--submissions", self.d, "--out", "o")
+        self.bad("--jobs must be", *base, "--jobs", "0")
+        self.bad("--timeout must be", *base, "--timeout", "1.5")
+        self.bad("--seed must be", *base, "--seed", "-3")
+        self.bad("--gpus must be", *base, "--gpus", "0,,1")
+        self.bad("--sandbox must be", *base, "--sandbox", "maybe")
+        self.bad("unknown option '--fast'", *base, "--fast")
+        self.bad("needs a value", *base, "--seed")
+        self.bad("takes no value", *base, "--quick=1")
+
+    def test_help_and_print_cases(self):
+        self.assertTrue(self.parse("--help").help)
+        self.assertIn("--submissions DIR", cli.USAGE)
+        o = self.parse("--lab", "1", "--print-cases", "--seed", "3")
+        self.assertTrue(o.print_cases)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,61 @@
+"""cupti.py: both record formats, the clock mapping, and records by launch window."""
+import unittest
+
+import util  # noqa: F401
+from kitgrade import cupti
+
+V2 = """# kitcupti 2
+# calib 1000 2000
+K\t1100\t1300\t7\t0\t-\tconv_v1(float*, int)
+C\t1350\t1400\t7\t4096\tHtoD\t-
+K\t1500\t1600\t8\t0\t-\tconv_v1(float*, int)
+K\t1550\t1700\t9\t0\t-\tother
+# calib 3000 4000
+# end
+"""
+V1 = """# kitcupti 1
+# calib 500 500
+conv_v2_kernel\t600\t650\t50
+garbage line
+# end kernels=1 dropped=0
+"""
+
+
+class Cupti(unittest.TestCase):
+    def test_v2(self):
+        t = cupti.parse(V2)
+        self.assertTrue(t.complete)
+        self.assertTrue(t.copies_recorded)
+        self.assertEqual(len(t.records), 4)
+        k = t.records[0]
+        self.assertEqual((k.kind, k.start, k.end, k.name), ("K", 2100, 2300, "conv_v1(float*, int)"))
+        c = t.records[1]
+        self.assertEqual((c.kind, c.bytes, c.copy), ("C", 4096, "HtoD"))
+
+    def test_v1_and_incomplete(self):
+        t = cupti.parse(V1)
+        self.assertTrue(t.complete)
+        self.assertFalse(t.copies_recorded)
+        self.assertEqual([(r.kind, r.start, r.end) for r in t.records], [("K", 600, 650)])
+        self.assertFalse(cupti.parse(V2.replace("# end\n", "")).complete)
+
+    def test_clock_scale(self):
+        t = cupti.parse("# kitcupti 2\n# calib 0 100\n# calib 1000 2100\nK\t500\t600\t1\t0\t-\tk\n")
+        self.assertAlmostEqual(t.records[0].start, 100 + 2 * 500)
+
+    def test_windows_union_envelope(self):
+        t = cupti.parse(V2)
+        ks, cs = cupti.in_window(t, 2100, 2400, slack=0)
+        self.assertEqual(len(ks), 1)
+        self.assertEqual(len(cs), 1)
+        ks, cs = cupti.in_window(t, 2450, 2800, slack=0)
+        self.assertEqual(len(ks), 2)
+        self.assertEqual(cupti.union_ns(ks), 200)        # 2500..2700, overlapping
+        self.assertEqual(cupti.envelope_ns(ks), 200)
+        self.assertEqual(cupti.union_ns(t.records[:1] + ks), 400)
+        self.assertEqual(cupti.envelope_ns([]), 0.0)
+        self.assertEqual(cupti.in_window(t, 90000, 91000), ([], []))
+
+
+if __name__ == "__main__":
+    unittest.main()

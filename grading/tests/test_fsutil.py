@@ -1,0 +1,74 @@
+"""fsutil.py: what the grader does in a box's folder follows no link, whatever the box did."""
+import os
+import unittest
+
+import util
+from kitgrade import fsutil
+
+
+class BoxFiles(util.TempCase):
+    def setUp(self):
+        super().setUp()
+        self.box = os.path.join(self.tmp, "box")
+        self.outside = os.path.join(self.tmp, "outside")
+        os.makedirs(self.box)
+        os.makedirs(self.outside)
+        self.secret = self.write("outside/secret", "keep me")
+
+    def test_mkdir_replaces_a_linked_folder(self):
+        os.symlink(self.outside, os.path.join(self.box, "run"))
+        fsutil.box_mkdir(self.box, "run/case1")
+        self.assertFalse(os.path.exists(os.path.join(self.outside, "case1")))
+        os.symlink(self.outside, os.path.join(self.box, "run", "case1", "x"))
+        fsutil.box_mkdir(self.box, "run/case1/x/y", fresh=True)
+        self.assertFalse(os.path.islink(os.path.join(self.box, "run")))
+        self.assertTrue(os.path.isdir(os.path.join(self.box, "run", "case1", "x", "y")))
+        self.assertEqual(os.listdir(self.outside), ["secret"])
+        # walking (not making) a linked folder fails
+        os.symlink(self.outside, os.path.join(self.box, "l"))
+        with self.assertRaises(OSError):
+            fsutil._walk(self.box, ["l"]).close()
+
+    def test_write_replaces_a_link(self):
+        os.symlink(self.secret, os.path.join(self.box, "cases.txt"))
+        fsutil.box_write(self.box, "cases.txt", "lines\n")
+        self.assertEqual(util.read(self.secret), "keep me")
+        self.assertFalse(os.path.islink(os.path.join(self.box, "cases.txt")))
+        self.assertEqual(util.read(os.path.join(self.box, "cases.txt")), "lines\n")
+
+    def test_remove_follows_no_link(self):
+        os.makedirs(os.path.join(self.box, "t", "deep"))
+        os.symlink(self.outside, os.path.join(self.box, "t", "deep", "out"))
+        os.symlink(self.secret, os.path.join(self.box, "t", "file"))
+        fsutil.box_remove(self.box, "t")
+        self.assertFalse(os.path.exists(os.path.join(self.box, "t")))
+        self.assertEqual(util.read(self.secret), "keep me")
+        fsutil.box_remove(self.box, "nothing/there")
+        with self.assertRaises(ValueError):
+            fsutil.box_remove(self.box, "../outside")
+
+    def test_remove_tree_and_read_regular(self):
+        os.makedirs(os.path.join(self.tmp, "g", "h"))
+        os.symlink(self.outside, os.path.join(self.tmp, "g", "h", "l"))
+        fsutil.remove_tree(os.path.join(self.tmp, "g"))
+        self.assertTrue(os.path.exists(self.secret))
+        self.assertEqual(fsutil.read_regular(self.secret, 100), b"keep me")
+        self.assertIsNone(fsutil.read_regular(self.secret, 3))
+        os.symlink(self.secret, os.path.join(self.tmp, "l"))
+        self.assertIsNone(fsutil.read_regular(os.path.join(self.tmp, "l"), 100))
+
+    def test_atomic_write(self):
+        p = os.path.join(self.tmp, "a.txt")
+        fsutil.atomic_write(p, "one")
+        fsutil.atomic_write(p, b"two")
+        self.assertEqual(util.read(p), "two")
+        self.assertEqual([f for f in os.listdir(self.tmp) if f.startswith(".tmp")], [])
+
+    def test_make_safe(self):
+        self.assertTrue(fsutil.make_safe("/tmp/kit/out_1.x"))
+        for p in ("/tmp/g0,1", "/tmp/a b", "/tmp/it's", "/tmp/$(x)", "/tmp/é", "/tmp/a/../b"):
+            self.assertFalse(fsutil.make_safe(p), p)
+
+
+if __name__ == "__main__":
+    unittest.main()

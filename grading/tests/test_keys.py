@@ -1,0 +1,63 @@
+"""keys.py: a key per request, just in time, recorded; anything else on the channel refused."""
+import os
+import time
+import unittest
+
+import util  # noqa: F401
+from kitgrade.keys import KeyServer
+
+
+def ask(srv, lines):
+    os.write(srv.req_w, lines.encode())
+
+
+def read_line(fd, timeout=2.0):
+    t0, buf = time.time(), b""
+    os.set_blocking(fd, False)
+    while time.time() - t0 < timeout:
+        try:
+            c = os.read(fd, 1)
+            if not c:
+                return buf.decode()
+            buf += c
+            if c == b"\n":
+                return buf.decode()
+        except BlockingIOError:
+            time.sleep(0.005)
+    return buf.decode()
+
+
+class Keys(unittest.TestCase):
+    def test_serves_fresh_keys(self):
+        s = KeyServer(4)
+        s.start()
+        try:
+            ask(s, "rep 2 1\n")
+            k1 = read_line(s.key_r)
+            ask(s, "rep 2 2\n")
+            k2 = read_line(s.key_r)
+        finally:
+            s.finish()
+        self.assertRegex(k1, r"^key [0-9a-f]{16}\n$")
+        self.assertNotEqual(k1, k2)
+        self.assertEqual(s.keys[("2", 1)][0], k1.split()[1])
+        self.assertEqual([r[:2] for r in s.requests], [("2", 1), ("2", 2)])
+        self.assertLessEqual(s.requests[0][2], s.keys[("2", 1)][1])
+        self.assertEqual(s.next_request_after("2", 1), s.requests[1][2])
+        self.assertIsNone(s.next_request_after("2", 2))
+        self.assertEqual(s.broken, "")
+        self.assertEqual(s.ctl_arg, "%d,%d" % (s.key_r, s.req_w))
+
+    def test_refuses(self):
+        for lines, why in (("rep 1 1\nrep 1 1\n", "twice"), ("hello\n", "wrote 'hello'"),
+                           ("rep 1 1\nrep 1 2\nrep 1 3\n", "more keys")):
+            s = KeyServer(2)
+            s.start()
+            ask(s, lines)
+            time.sleep(0.2)
+            s.finish()
+            self.assertIn(why, s.broken)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,111 @@
+"""report.py and summary.py: reports made from results.json; nothing a student controls is
+rendered as Markdown or HTML; grades.csv's columns and quoting."""
+import csv
+import json
+import os
+import unittest
+
+import util
+from kitgrade import report, rubric, score, summary
+from kitgrade.names import Student
+from kitgrade.run import Outcome
+
+EVIL = '<img src=x onerror=alert(1)> | [click](http://evil.example) `code` *b* _i_ # h'
+
+
+def record(name, sid, reason_status="wrong"):
+    r = rubric.parse("x", "points 1 10 5\ncase a all --x\nperf all --x\n")
+    outs = [Outcome("a", "", 1, reason_status, EVIL), Outcome("perf1", "", 1, "pass")]
+    outs[0].listing = "``` \n</code><script>x</script>\n"
+    st = Student(name, sid, "/x")
+    return score.result(r, st, "01", {"status": "ok", "reason": "", "ms": 1200,
+                                      "warnings": ["fake.c:1: warning: <b>"]},
+                        ["fake.c: used", "evil<b>.txt: ignored"], outs, {}, runs=[("t", 5.0, 0, 4.0)])
+
+
+class Escaping(unittest.TestCase):
+    def test_md(self):
+        s = report.md(EVIL)
+        for bad in ("<img", "[click](", "`code`", "*b*", "_i_", "| [", "http://"):
+            self.assertNotIn(bad, s)
+        self.assertIn("&lt;img", s)
+        self.assertEqual(report.md("a\nb\tc\x1b[31m"), "a b c \\[31m")
+        self.assertEqual(report.md("‘ext_row’ \"q\" 'q'"), "‘ext\\_row’ \"q\" 'q'")
+
+    def test_block_cannot_be_closed(self):
+        b = report.block("a\n````\n```` x\n`\x07")
+        fence = b.split(" ", 1)[0]
+        self.assertEqual(fence, "`````")
+        self.assertEqual(b.count(fence), 2)
+        self.assertNotIn("\x07", b)
+
+    def test_gp_string(self):
+        self.assertEqual(report.gp_string("it's"), "'it''s'")
+
+
+class Reports(util.TempCase):
+    def test_student_files(self):
+        sd = os.path.join(self.tmp, "s")
+        os.makedirs(os.path.join(sd, "logs"))
+        util.put(os.path.join(sd, "logs", "together.err"), "<script>alert(1)</script>\n")
+        rec = record("Zoë <script>", "Zo_-1")
+        report.write_views(sd, rec)
+        report.write_report(sd, rec, {"sandbox": "none", "notes": ["memory"],
+                                      "inputs": {"a": "--x"}, "timing_words": "Times: cpu."})
+        report.write_results(sd, rec)
+        md = util.read(os.path.join(sd, "report.md"))
+        # outside code blocks (whose text renders as text), no tag comes through
+        text, inside, fence = [], False, ""
+        for ln in md.splitlines():
+            if not inside and ln.startswith("```"):
+                inside, fence = True, ln.split(" ")[0]
+            elif inside and ln == fence:
+                inside = False
+            elif not inside:
+                text.append(ln)
+        self.assertFalse(inside)
+        self.assertNotIn("<script>", "\n".join(text))
+        self.assertNotIn("<img", md)
+        self.assertIn("<script>alert(1)</script>", md)     # the log, as it is, in its block
+        self.assertIn("# Lab 01: Zoë &lt;script&gt;", md)
+        self.assertIn("## Hidden tests", md)
+        self.assertIn("## Points per variant", md)
+        self.assertIn("Sandbox: none. Not enforced here: memory.", md)
+        self.assertEqual(report.load(sd)["student"], "Zoë <script>")
+        self.assertEqual(util.read(os.path.join(sd, "tests.tsv")).split("\t")[:3],
+                         ["1", "a", "wrong"])
+        self.assertEqual(len(util.read(os.path.join(sd, "result.tsv")).split("\t")), 11)
+        self.assertIn("evil<b>.txt: ignored", util.read(os.path.join(sd, "files.txt")))
+
+    def test_class_files(self):
+        out = self.tmp
+        for name, sid in (("b,\"q\"\nx", "b-1"), ("alice", "alice"), ("Zoé", "Zo_-2")):
+            sd = os.path.join(out, "students", sid)
+            os.makedirs(sd)
+            report.write_results(sd, record(name, sid, "pass" if name == "alice" else "wrong"))
+        recs = summary.records(out)
+        self.assertEqual([r["id"] for r in recs], ["Zo_-2", "alice", "b-1"])
+        summary.write_grades(out, recs)
+        text = util.read(os.path.join(out, "grades.csv"))
+        lines = text.splitlines()
+        self.assertEqual(lines[0], summary.HEADER)
+        self.assertEqual(len(lines), 4)
+        rows = list(csv.reader(lines))
+        self.assertEqual(rows[3][0], 'b,"q" x')
+        self.assertEqual(rows[3][11], "b-1")
+        self.assertTrue(all(len(r) == 12 for r in rows))
+        self.assertTrue(lines[2].startswith('"alice","01",ok,2,2,'))
+        summary.write_summary(out, recs, {
+            "lab": "01", "labname": "01_cpu_conv", "max_pts": 15, "grading_txt": "seed: 1\n",
+            "notes": [], "skipped": [(".git", "a <b>hidden</b> folder")], "jobs": 2,
+            "slots": ["0"], "seconds": 3, "plots": False})
+        s = util.read(os.path.join(out, "summary.md"))
+        self.assertIn("3 students; mean", s)
+        self.assertIn("](students/alice/report.md)", s)
+        self.assertNotIn("<b>", s)
+        self.assertNotIn("<img", s)
+        self.assertIn("Not graded:", s)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,96 @@
+"""run.py: the run's own account read (never believed for a verdict), and each variant's
+outcome in plain words from what the grader saw."""
+import os
+import unittest
+
+import util
+from kitgrade.labinfo import Output
+from kitgrade.run import Runner, parse_desc, signame
+
+INFO = {"lab": "99", "parts": [{"name": "", "variants": [{"id": 1}, {"id": 2}, {"id": 3}]}]}
+RUB = "points 1 1 0\npoints 2 1 0\npoints 3 1 0\nlimits run=7 nproc=5\ncase a all --size 4x4\n"
+CHECKER = "#!/bin/sh\n[ \"$(cat)\" = good ] && { echo pass; exit 0; }\necho 'fail 1 16 1 1'\n" \
+          "exit 1\n"
+
+
+class Res:
+    def __init__(self, rc=0, signal=None, breach=None):
+        self.rc, self.signal, self.breach = rc, signal, breach
+        self.wall_ms = self.cpu_ms = 1.0
+        self.extra_processes = 0
+
+
+class Desc(unittest.TestCase):
+    def test_new_form(self):
+        d = parse_desc(b"status ok\ntype f32\nshape 9 7 4 0\nspan 10 20\n"
+                       b"rep 1 00000000000000ab 11 12 0.5 0.75\nrep 2 CD 13 14 0.5 0.75\n")
+        self.assertEqual((d.status, d.type, d.shape, d.span), ("ok", "f32", (9, 7, 4, 0),
+                                                               (10, 20)))
+        self.assertEqual([(r.k, r.key, r.l0, r.l1) for r in d.reps],
+                         [(1, "00000000000000ab", 11, 12), (2, "cd", 13, 14)])
+
+    def test_old_form_and_garbage(self):
+        d = parse_desc(b"ok f32 9 7 4 0 100 200\n")
+        self.assertEqual((d.status, d.shape), ("ok", (9, 7, 4, 0)))
+        self.assertTrue(parse_desc(b"\x00\xff garbage").bad)
+        self.assertIn("cannot be read", parse_desc(b"status ok\nrep 1 2 x y z w\n").bad)
+        self.assertEqual(signame(11), "SIGSEGV, a bad memory access")
+
+
+class Classify(util.TempCase):
+    def setUp(self):
+        super().setUp()
+        chk = self.write("check", CHECKER, 0o755)
+        outs = {"a": {1: Output(type="u8", w=2, h=2, c=1), 2: Output(type="u8", w=2, h=2, c=1),
+                      3: Output(na="a filter it does not take")}}
+        self.ctx = util.make_ctx(RUB, INFO, outputs=outs, checker=chk, tmp=self.tmp)
+        self.ctx.run_timeout = 7
+        self.err = self.write("err", "fake: something broke\nmore\n")
+
+    def outcome(self, files, res, alone=False, v=1, is_ref=False):
+        box = util.DictBox(files)
+        r = Runner(self.ctx, box, os.path.join(self.tmp, "sd"), is_ref=is_ref)
+        return r.classify(self.ctx.cases[0], v, "run/a", res, self.err, alone)[:2]
+
+    def test_statuses(self):
+        ok = b"status ok\n"
+        self.assertEqual(self.outcome({"run/a/v1.txt": ok, "run/a/v1.bin": b"good"}, Res()),
+                         ("pass", ""))
+        self.assertEqual(self.outcome({"run/a/v1.txt": ok, "run/a/v1.bin": b"baad"}, Res())[0],
+                         "wrong")
+        self.assertEqual(self.outcome({"run/a/v1.txt": ok}, Res())[0], "no-output")
+        self.assertEqual(self.outcome({"run/a/v1.txt": ok, "run/a/v1.bin": b"x" * 5}, Res())[0],
+                         "no-output")      # larger than the output it must be: not read
+        self.assertEqual(self.outcome({"run/a/v1.txt": b"status not-implemented\n"}, Res()),
+                         ("not-implemented", "returned KIT_NOT_IMPLEMENTED"))
+        self.assertEqual(self.outcome({}, Res(), v=3), ("n/a", "a filter it does not take"))
+        st, why = self.outcome({"run/a/v1.txt": b"status error\n"}, Res(rc=3))
+        self.assertEqual((st, why), ("runtime-error", "exit 3: fake: something broke"))
+        self.assertEqual(self.outcome({}, Res(rc=0)), ("no-output", "the program exited 0 "
+                                                       "without running the variant (a fake "
+                                                       "verdict?)"))
+        self.assertEqual(self.outcome({}, Res(rc=None, signal=11))[0], "crash")
+        self.assertEqual(self.outcome({}, Res(rc=None, breach="timeout")),
+                         ("timeout", "ran past the 7 s time limit (killed)"))
+        self.assertEqual(self.outcome({}, Res(rc=None, breach="memory-limit"))[0],
+                         "memory-limit")
+        self.assertEqual(self.outcome({}, Res(rc=77)), ("skipped", "no CUDA device here"))
+        self.assertEqual(self.outcome({"run/a/v1.txt": b"what\n"}, Res())[0], "no-output")
+        st, _ = self.outcome({"run/a/v1.txt": ok, "run/a/v1.bin": b"good"}, Res(signal=6),
+                             alone=True)
+        self.assertEqual(st, "crash")
+
+    def test_unsupported_is_the_references_call(self):
+        un = {"run/a/v2.txt": b"status unsupported\n"}
+        self.assertEqual(self.outcome(un, Res(), v=2)[0], "runtime-error")
+        self.assertEqual(self.outcome(un, Res(), v=2, is_ref=True)[0], "n/a")
+        self.assertEqual(self.outcome(un, Res(), v=2)[0], "n/a")
+
+    def test_process_limit_from_the_message(self):
+        self.err = self.write("err2", "fork: Resource temporarily unavailable\n")
+        self.assertEqual(self.outcome({"run/a/v1.txt": b"status error\n"}, Res(rc=3))[0],
+                         "process-limit")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,243 @@
+"""timing.py with injected runs and timings (no timed test): what each breach looks like and
+what it is called, the CPU-time formula, pairs, early stopping and the spread."""
+import os
+import unittest
+
+import util
+from kitgrade import cupti, timing
+from kitgrade.run import Desc, Rep
+
+INFO_GPU = {"lab": "98", "gpu": True, "parts": [{"name": "", "variants": [
+    {"id": 1, "span": "kernel", "ceiling": "device-copy", "min_launches": 2},
+    {"id": 2, "span": "total", "ceiling": "pcie", "min_launches": 1}]}]}
+INFO_CPU = {"lab": "99", "gpu": False, "parts": [{"name": "", "variants": [
+    {"id": 1, "span": "host", "ceiling": "host-mem"}, {"id": 2, "span": "host"}]}]}
+RUB = "points 1 8 4\npoints 2 8 4\nperf_reps 3\nperf_pairs 2..4\nperf_spread 0.1\n" \
+      "case a all --size 4x4\nperf all --size 64x64\n"
+CHECKER = """#!/usr/bin/env python3
+import sys
+a = sys.argv
+key = a[a.index("--key") + 1]
+data = sys.stdin.buffer.read()
+if data == ("ok-" + key).encode():
+    print("pass")
+    sys.exit(0)
+print("fail 1 4 1 1")
+sys.exit(1)
+"""
+
+
+class Srv:
+    def __init__(self, keys, requests, broken=""):
+        self.keys, self.requests, self.broken = keys, requests, broken
+
+    def next_request_after(self, v, k):
+        for i, (rv, rk, t) in enumerate(self.requests):
+            if (rv, rk) == (v, k) and i + 1 < len(self.requests):
+                return self.requests[i + 1][2]
+        return None
+
+
+class Res:
+    def __init__(self, rc=0, cpu_ms=0.0, wall_ms=0.0, breach=None, signal=None, extra=0):
+        self.rc, self.cpu_ms, self.wall_ms = rc, cpu_ms, wall_ms
+        self.breach, self.signal, self.extra_processes = breach, signal, extra
+
+
+class Stu:
+    def __init__(self, box, sd):
+        self.box, self.sd, self.runs = box, sd, []
+
+    def breach_reason(self, b, after=""):
+        return "went past a limit (%s)" % b
+
+
+def run_of(v, reps=3, keys=None, kernels=(2, 30000), copies=False, outputs=True,
+           key_ok=True, window_ok=True, gpu=True, extra=0, cpu_ms=0.0, self_ms=1.0):
+    """A TimedRun of variant V: repetition k's window [k*1e6, k*1e6 + 1e5], keys handed at
+    k*1e6 - 1000, the next asked at (k+1)*1e6 - 2000."""
+    keys_d, reqs, lines, files = {}, [], [], {}
+    recs = []
+    for k in range(1, reps + 1):
+        key = "%016x" % (0x1000 + k)
+        t = k * 1000000
+        keys_d[(str(v), k)] = (key, t - 1000)
+        reqs.append((str(v), k, t - 1100))
+        l0, l1 = (t, t + 100000) if window_ok else (t - 500000, t + 100000)
+        lines.append(Rep(k, key if key_ok else "%016x" % 7, l0, l1, self_ms, self_ms))
+        n, dur = kernels
+        for j in range(n):
+            recs.append(cupti.Rec("K", l0 + 1000 + j * dur, l0 + 1000 + (j + 1) * dur))
+        if copies:
+            recs.append(cupti.Rec("C", l0 + 90000, l0 + 95000, bytes=4096, copy="DtoH"))
+        files["time/r/v%d.r%d.bin" % (v, k)] = ("ok-%d" % int(key, 16)).encode() if outputs \
+            else b"stale"
+    d = Desc(status="ok", reps=lines)
+    tr = cupti.Trace(version=2, complete=True, records=sorted(recs, key=lambda r: r.start),
+                     copies_recorded=True) if gpu else None
+    box = util.DictBox(files)
+    return timing.TimedRun("student", box, "time/r", Res(cpu_ms=cpu_ms, wall_ms=cpu_ms,
+                                                         extra=extra),
+                           Srv(keys_d, reqs), tr, {v: d}, (reps + 2) * 1000000)
+
+
+class Verify(util.TempCase):
+    def ctx(self, gpu=True, outputs=None):
+        chk = self.write("check", CHECKER, 0o755)
+        c = util.make_ctx(RUB, INFO_GPU if gpu else INFO_CPU, gpu=gpu, checker=chk, tmp=self.tmp)
+        c.outputs = outputs or {}
+        c.ceilings = {"0": {"device-copy": 100.0, "pcie": 10.0}, "host": {"host-mem": 10.0}}
+        return c
+
+    def timer(self, ctx):
+        os.makedirs(os.path.join(self.tmp, "logs"), exist_ok=True)
+        return timing.Timer(ctx, Stu(None, self.tmp), None, "t", slot="0")
+
+    def check(self, run, v=1, check_outputs=True, **kw):
+        ctx = self.ctx(**kw)
+        t = self.timer(ctx)
+        return t.verify(run, ctx.cases[-1], v, check_outputs)
+
+    def test_honest_gpu_run(self):
+        vc = self.check(run_of(1))
+        self.assertEqual((vc.status, vc.reason), ("ok", ""))
+        self.assertEqual(len(vc.times), 3)
+        self.assertAlmostEqual(vc.times[0], 0.06)       # two kernels of 30 us
+        self.assertEqual(len(vc.checked), 2)
+        self.assertIn(3, vc.checked)                    # the last one always
+
+    def test_replayed(self):
+        vc = self.check(run_of(1, outputs=False))
+        self.assertEqual(vc.status, "replayed")
+        self.assertIn("wrong for the content the grader handed it", vc.reason)
+        self.assertEqual(self.check(run_of(1, key_ok=False)).status, "replayed")
+        r = run_of(1)
+        r.srv.broken = "asked twice for the key of repetition 1 of v1"
+        self.assertIn("asked twice", self.check(r).reason)
+        r = run_of(1)
+        r.descs[1].reps = r.descs[1].reps[:2]
+        self.assertIn("instead of 1..3", self.check(r).reason)
+
+    def test_launches_copies_windows(self):
+        vc = self.check(run_of(1, kernels=(1, 30000)))
+        self.assertEqual(vc.status, "no-kernel")
+        self.assertIn("launched 1 kernel;", vc.reason)
+        self.assertEqual(self.check(run_of(1, copies=True)).status, "copies-in-launcher")
+        # v2's span is total: its copies are its lesson
+        self.assertEqual(self.check(run_of(2, copies=True), v=2).status, "ok")
+        self.assertEqual(self.check(run_of(1, window_ok=False)).status, "impossible-time")
+        self.assertEqual(self.check(run_of(1, extra=2)).status, "extra-processes")
+
+    def test_impossible_time_and_unverified(self):
+        from kitgrade.labinfo import Output
+        big = {"perf1": {1: Output(type="u8", w=64, h=64, c=1, bytes=1e7)}}
+        vc = self.check(run_of(1), outputs=big)
+        self.assertEqual(vc.status, "impossible-time")     # 1e7 bytes in 60 us: 166 GB/s
+        self.assertIn("above the 100 GB/s", vc.reason)
+        ok = {"perf1": {1: Output(type="u8", w=64, h=64, c=1, bytes=1e6)}}
+        self.assertEqual(self.check(run_of(1), outputs=ok).status, "ok")
+        r = run_of(1)
+        r.trace.complete = False
+        self.assertEqual(self.check(r).status, "unverified")
+        r = run_of(1, self_ms=0.001)
+        self.assertEqual(self.check(r).status, "impossible-time")   # it says 1 us, CUPTI 60
+
+    def test_failed_timed_run(self):
+        r = run_of(1)
+        r.descs[1] = None
+        r.res.breach = "timeout"
+        self.assertEqual(self.check(r).status, "timeout")
+        r.res.breach, r.res.signal = None, 11
+        self.assertEqual(self.check(r).status, "crash")
+
+    def test_reference_breach_turns_the_check_off(self):
+        ctx = self.ctx()
+        t = self.timer(ctx)
+        vc = t.ref_check(run_of(1, kernels=(1, 30000)), ctx.cases[-1], 1)
+        self.assertEqual(vc.status, "ok")
+        self.assertIn(("1", "no-kernel"), ctx.checks_off)
+        self.assertIn("that check is off for 1", ctx.notes[0])
+        self.assertEqual(t.verify(run_of(1, kernels=(1, 30000)), ctx.cases[-1], 1, True).status,
+                         "ok")
+
+    def test_cpu_formula(self):
+        ctx = self.ctx(gpu=False)
+        t = self.timer(ctx)
+        case = ctx.cases[-1]
+        rv = timing.VarCheck(self_ms=2.0, x_ms=100.0)
+        # the student used 4 ms more per run (4 runs: warm-up and 3 reps): 6 ms a run
+        sv = timing.VarCheck(x_ms=116.0)
+        p = t.pair(case, 1, rv, sv, {})
+        self.assertAlmostEqual(p["student_ms"], 6.0)
+        self.assertAlmostEqual(p["ratio"], 1 / 3.0)
+        # faster than the reference: less CPU in all
+        p = t.pair(case, 1, rv, timing.VarCheck(x_ms=96.0), {})
+        self.assertAlmostEqual(p["student_ms"], 1.0)
+        # much less than the reference's own share can not go below a floor
+        p = t.pair(case, 1, rv, timing.VarCheck(x_ms=10.0), {})
+        self.assertGreater(p["student_ms"], 0)
+        from kitgrade.labinfo import Output
+        ctx.outputs = {"perf1": {1: Output(bytes=1e9)}}
+        p = t.pair(case, 1, rv, timing.VarCheck(x_ms=100.0), {})     # 1 GB in 2 ms
+        self.assertEqual(p["breach"][0], "impossible-time")
+
+    def test_cpu_verify_uses_the_processes_time(self):
+        vc = self.check(run_of(1, gpu=False, cpu_ms=123.0, self_ms=2.5), gpu=False)
+        self.assertEqual(vc.status, "ok")
+        self.assertEqual((vc.x_ms, vc.self_ms), (123.0, 2.5))
+
+
+class Pairs(util.TempCase):
+    """time_group with every run and check injected: ratios, spread, early stop, order."""
+
+    def setUp(self):
+        super().setUp()
+        os.makedirs(os.path.join(self.tmp, "logs"))
+        self.ctx = util.make_ctx(RUB, INFO_GPU, gpu=True, tmp=self.tmp)
+        self.t = timing.Timer(self.ctx, Stu(None, self.tmp), None, "t", slot="0")
+        self.order = []
+
+    def inject(self, ref_ms, stu_ms, stu_status=None):
+        it = {"reference": iter(ref_ms), "student": iter(stu_ms)}
+
+        def process(who, case, vs, pair):
+            self.order.append(who)
+            return timing.TimedRun(who, None, "x", Res(), None, None, {}, 0)
+
+        def verify(run, case, v, outputs):
+            vc = timing.VarCheck()
+            if run.who == "student" and stu_status:
+                vc.status, vc.reason = stu_status, "injected"
+                return vc
+            vc.times = [next(it[run.who])]
+            return vc
+        self.t.process = process
+        self.t.verify = verify
+        self.t.discard = lambda r: None
+
+    def test_stops_when_pairs_agree(self):
+        self.inject([1.0, 1.0, 1.0, 1.0], [2.0, 2.02, 9.0, 9.0])
+        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        self.assertEqual(out.status, "ok")
+        self.assertEqual(len(out.pairs), 2)
+        self.assertAlmostEqual(out.ratio, (0.5 + 1 / 2.02) / 2)
+        self.assertAlmostEqual(out.spread[0], 1 / 2.02)
+        self.assertEqual(self.order, ["reference", "student", "student", "reference"])
+
+    def test_goes_on_while_noisy_up_to_the_most(self):
+        self.inject([1.0] * 4, [1.0, 1.5, 1.0, 1.1])
+        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        self.assertEqual(len(out.pairs), 4)
+        self.assertAlmostEqual(out.ratio, (1 / 1.1 + 1.0) / 2)
+        self.assertAlmostEqual(out.spread[1], 1.0)
+        self.assertAlmostEqual(out.student_ms, 1.05)
+
+    def test_a_breach_stops_at_once(self):
+        self.inject([1.0] * 4, [1.0] * 4, stu_status="replayed")
+        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        self.assertEqual((out.status, out.reason, out.ratio), ("replayed", "injected", None))
+        self.assertEqual(len(self.order), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
