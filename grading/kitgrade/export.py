@@ -170,8 +170,8 @@ def export_moodle(roster: Roster, points: Dict[str, Optional[float]], *, assignm
         key = {"email": s.email, "username": s.login, "idnumber": s.sis_id or s.id}[identifier]
         found, p = find(s)
         if not key:
-            skipped.append("%s: no %s on the roster, not exported" % (s.login or s.name,
-                                                                    ident_col))
+            who = s.login or s.name
+            skipped.append("%s: no %s on the roster, not exported" % (who, ident_col))
             continue
         if not found:
             skipped.append("%s: no grade, left blank" % (s.login or s.name))

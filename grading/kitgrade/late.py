@@ -244,10 +244,10 @@ def assess(policy: Optional[LatePolicy], *, deadline: datetime, submitted: Optio
                                    format_duration(policy.grace)), **base)
     if policy.last is not None and late > policy.last:
         return Lateness("too-late", late_s=late_s, periods=0, penalty_pct=100.0,
-                        points_after=0.0, reason="late by %s%s, past the last day accepted "
-                        "(%s after the deadline): 0 points" % (format_duration(late), note,
-                                                              format_duration(policy.last)),
-                        **base)
+                        points_after=0.0,
+                        reason="late by %s%s, past the last day accepted (%s after the "
+                        "deadline): 0 points" % (format_duration(late), note,
+                                                 format_duration(policy.last)), **base)
     periods = int(math.ceil(late / policy.period))
     pct = min(policy.cap_pct, periods * policy.penalty_pct)
     if policy.of == "max":
