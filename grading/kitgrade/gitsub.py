@@ -468,7 +468,11 @@ def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, log
             if typ != "blob" or mode not in ("100644", "100755"):
                 sub.skipped.append("%s: not a regular file (%s), not taken" % (path, typ))
                 continue
-            if size is None or size > reader.max_file_bytes:
+            if size is None:
+                sub.skipped.append("%s: its content is not in the repository (a missing "
+                                   "object), not taken" % path)
+                continue
+            if size > reader.max_file_bytes:
                 sub.skipped.append("%s: %s bytes, more than the %d allowed: not taken"
                                    % (path, size, reader.max_file_bytes))
                 continue

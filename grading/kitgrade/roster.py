@@ -24,9 +24,17 @@ PREFIX-LOGIN (GitHub Classroom names repositories ASSIGNMENT-LOGIN). Without pre
 is inferred: where a folder could be two students (`lab03-jo-smith`: `jo-smith`, or `smith` with
 prefix `lab03-jo`), the reading whose prefix the other folders share wins.
 
+GitHub Classroom keeps its own roster, whose identifiers are what the course imported (an
+e-mail address, a student number, a login) and which links each to a GitHub account:
+link_classroom() adds each linked GitHub user name to the student whose login, id, SIS id or
+e-mail address equals the identifier, so that ASSIGNMENT-GITHUBNAME folders find the student
+of a Canvas or Moodle roster.
+
 Interface:
     read_roster(path, *, login_column=None) -> Roster           (RosterError: a plain reason)
     parse_roster(text, *, login_column=None, source="roster") -> Roster
+    link_classroom(roster, classroom) -> List[str]   (classroom: a Roster of kind 'classroom';
+        returns a sentence for each entry it could not link; the roster is changed in place)
     match_submissions(roster, folders, *, prefix=None) -> List[Entry]
 Entry.status:
     'matched'        a folder of a student on the roster
@@ -50,7 +58,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
 
 __all__ = ["RosterError", "Student", "Roster", "Entry", "read_roster", "parse_roster",
-           "match_submissions"]
+           "link_classroom", "match_submissions"]
 
 MAX_ROSTER_BYTES = 16 << 20
 
@@ -220,6 +228,35 @@ def parse_roster(text: str, *, login_column: Optional[str] = None,
         if "/" in s.login or s.login in (".", ".."):
             raise RosterError("%s: login '%s' cannot name a folder" % (source, s.login))
     return roster
+
+
+def link_classroom(roster: Roster, classroom: Roster) -> List[str]:
+    if classroom.kind != "classroom":
+        raise RosterError("%s is not GitHub Classroom's roster (identifier, github_username)"
+                          % classroom.source)
+    notes = []
+    taken = {x.lower() for s in roster.students for x in s.logins()}
+    for c in classroom.students:
+        ident, gh = c.id.strip().lower(), c.login.strip()
+        if not gh:
+            continue                        # nobody has claimed this entry yet
+        owners = [s for s in roster.students
+                  if ident and ident in (x.strip().lower() for x in
+                                         (s.login, s.id, s.sis_id, s.email) if x)]
+        if len(owners) != 1:
+            notes.append("GitHub account %s (identifier %s): %s on the roster"
+                         % (gh, c.id or "none", "nobody" if not owners else "two students"))
+            continue
+        s = owners[0]
+        if gh.lower() in (x.lower() for x in s.logins()):
+            continue
+        if gh.lower() in taken:
+            notes.append("GitHub account %s (identifier %s): already another student's login"
+                         % (gh, c.id))
+            continue
+        s.aliases = tuple(s.aliases) + (gh,)
+        taken.add(gh.lower())
+    return notes
 
 
 def match_submissions(roster: Roster, folders: Iterable[str], *,

@@ -367,6 +367,8 @@ class Hostile(Base):
         self.r.git(repo, "update-ref", "refs/heads/main", commit)
         s = take(repo, self.dest(), files=["conv.cu"], reader=self.reader)
         self.assertEqual(s.status, "no-files")
+        self.assertIn("conv.cu: its content is not in the repository (a missing object), "
+                      "not taken", s.skipped)
         self.assertNoTrap()
 
     def test_gitdir_file_pointing_elsewhere(self):

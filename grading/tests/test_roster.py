@@ -6,8 +6,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kitgrade.roster import (RosterError, match_submissions, parse_roster,  # noqa: E402
-                             read_roster)
+from kitgrade.roster import (RosterError, link_classroom, match_submissions,  # noqa: E402
+                             parse_roster, read_roster)
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "instructors"
 
@@ -124,6 +124,25 @@ class Matching(unittest.TestCase):
         e = match_submissions(self.roster, ["lab03-akim", "akim"])
         self.assertEqual(statuses(e)[("akim", "akim")], "matched")
         self.assertEqual(statuses(e)[("akim", "lab03-akim")], "duplicate")
+
+    def test_canvas_roster_linked_to_github_classroom(self):
+        # Canvas knows SIS ids, GitHub Classroom links them to GitHub accounts.
+        roster = read_roster(FIX / "canvas_gradebook.csv")
+        notes = link_classroom(roster, read_roster(FIX / "classroom_roster.csv"))
+        self.assertEqual(notes, [])
+        self.assertEqual(roster.find("janedoe-gh").login, "jdoe")
+        e = match_submissions(roster, ["lab03-janedoe-gh", "lab03-akim", "lab03-ghost"])
+        st = statuses(e)
+        self.assertEqual(st[("jdoe", "lab03-janedoe-gh")], "matched")
+        self.assertEqual(st[("akim", "lab03-akim")], "matched")
+        self.assertEqual(st[("ghost", "lab03-ghost")], "not-on-roster")
+        bad = parse_roster("identifier,github_username\ns999,stranger\ns001,akim\n")
+        notes = link_classroom(read_roster(FIX / "canvas_gradebook.csv"), bad)
+        self.assertEqual(len(notes), 2)
+        self.assertIn("stranger (identifier s999): nobody on the roster", notes[0])
+        self.assertIn("already another student's login", notes[1])
+        with self.assertRaises(RosterError):
+            link_classroom(roster, roster)
 
     def test_canvas_roster_by_sis_login(self):
         roster = read_roster(FIX / "canvas_gradebook.csv")

@@ -99,22 +99,10 @@ KERNEL_C = """\
     }
 """
 
-HOSTILE = """\
-    /* ``` </pre><script>alert(1)</script> | *bold* \u202e gnp.exe */
-    int x = blockIdx.x * blockDim.x + threadIdx.x; /* ```` */
-    int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h)
-        return;
-    float acc = 0.0f;
-    for (int dy = -r; dy <= r; dy++) {
-        for (int dx = -r; dx <= r; dx++) {
-            int xx = clamp_index(x + dx, 0, w - 1);
-            int yy = clamp_index(y + dy, 0, h - 1);
-            acc += f[(dy + r) * (2 * r + 1) + dx + r] * in[yy * w + xx];
-        }
-    }
-    out[y * w + x] = (unsigned char)(acc + 0.5f);
-"""
+# Alice's kernel again, with comments meant to break the report: fences, HTML, table bars and
+# a right-to-left override.
+HOSTILE = ("    /* ``` </pre><script>alert(1)</script> | *bold* \u202e gnp.exe */\n"
+           + KERNEL_A.replace("threadIdx.x;\n", "threadIdx.x; /* ```` */\n", 1))
 
 
 def filled(body):
