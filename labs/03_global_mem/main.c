@@ -21,38 +21,40 @@ typedef struct {
     int w, h, pinned;
     size_t n8;                      /* bytes of one RGB picture */
     unsigned char *h_in, *h_in_p;   /* interleaved and planar input */
-    unsigned char *h_out8;          /* output of v1, v2, v3, v5 */
-    double *h_in64, *h_out64;       /* planar float64 input and v4 output */
+    unsigned char *h_out8;          /* output of v1 to v6 */
+    double *h_in64, *h_out64;       /* planar float64 input and v7 output */
     unsigned char *h_ref, *h_ref_p; /* references, interleaved and planar */
-    double *h_ref64;                /* v4 reference (separable filters only) */
+    double *h_ref64;                /* v7 reference (separable filters only) */
     unsigned char *d_in8, *d_out8;
     double *d_in64, *d_tmp64, *d_out64, *d_row, *d_col;
     float *d_filter;
     kit_gpu_timer tk, tt;
     int timers;
-    int taps8_ok;                   /* the filter has v3's 8-bit integer taps */
+    int taps8_ok;                   /* the filter has v6's 8-bit integer taps */
     int shift8;                     /* weight = tap / 2^shift8 */
-    signed char taps8[(2 * CONV_V3_MAX_RADIUS + 1) * (2 * CONV_V3_MAX_RADIUS + 1)];
+    signed char taps8[(2 * CONV_DP4A_MAX_RADIUS + 1) * (2 * CONV_DP4A_MAX_RADIUS + 1)];
 } lab03;
 
 static const kit_variant variants[] = {
-    {"global-filter", "one thread per pixel, interleaved RGB, filter in global memory (baseline)"},
+    {"linear-grid", "a 1D grid, thread i takes pixel i; interleaved RGB, filter in global memory (baseline)"},
+    {"2d-grid", "a 2D grid of 2D blocks: x and y from the indices, a block covers a square"},
     {"const-filter", "filter in constant memory: one broadcast read per tap for the whole warp"},
-    {"planar-words", "planar, 2D grid, 8x4 pixels a thread: 4 bytes a load, 4 taps a dp4a (8-bit weights)"},
+    {"unrolled", "one kernel per radius, window loops unrolled: no loop counters, constant tap indices"},
+    {"planar-bytes", "the unrolled kernel on planar channels: the layout alone"},
+    {"planar-words", "planar, 8x4 pixels a thread: 4 bytes a load, 4 taps a dp4a (8-bit weights)"},
     {"separable-f64", "row then column pass in double, 2(2R+1) taps instead of (2R+1)^2"},
-    {"planar-bytes", "planar, one pixel a thread, byte loads: the layout alone (compare with v3)"},
 };
 
-/* --block, else 16x16 (the course's start), 32x8 for v3 (a warp covers
+/* --block, else 16x16 (the course's start), 32x8 for v6 (a warp covers
  * 256 consecutive bytes of one row) */
 static int block_w(const kit_ctx *ctx, int v)
 {
-    return ctx->opt.block_w ? ctx->opt.block_w : (v == 3 ? 32 : 16);
+    return ctx->opt.block_w ? ctx->opt.block_w : (v == 6 ? 32 : 16);
 }
 
 static int block_h(const kit_ctx *ctx, int v)
 {
-    return ctx->opt.block_h ? ctx->opt.block_h : (v == 3 ? 8 : 16);
+    return ctx->opt.block_h ? ctx->opt.block_h : (v == 6 ? 8 : 16);
 }
 
 static int alloc_device(lab03 *L)
@@ -144,7 +146,7 @@ static int setup(kit_ctx *ctx)
         return rc;
     if (L->f.radius <= CONV_MAX_RADIUS && conv_upload_filter(L->f.w32, L->f.radius) != KIT_OK)
         return KIT_EXIT_RUNTIME;
-    L->taps8_ok = L->f.radius <= CONV_V3_MAX_RADIUS && kit_filter_taps_i8(&L->f, L->taps8, &L->shift8);
+    L->taps8_ok = L->f.radius <= CONV_DP4A_MAX_RADIUS && kit_filter_taps_i8(&L->f, L->taps8, &L->shift8);
     if (L->taps8_ok && conv_upload_filter8(L->taps8, L->f.radius, L->shift8) != KIT_OK)
         return KIT_EXIT_RUNTIME;
 
@@ -161,10 +163,10 @@ static int setup(kit_ctx *ctx)
 static void select_variant(kit_ctx *ctx, int v)
 {
     lab03 *L = ctx->user;
-    if (v == 3 || v == 5) {
+    if (v == 5 || v == 6) {
         ctx->ref = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 1, L->h_ref_p};
         ctx->out = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 1, L->h_out8};
-    } else if (v == 4 && L->f.separable) {
+    } else if (v == 7 && L->f.separable) {
         ctx->ref = (kit_buf){KIT_F64, L->w, L->h, CONV_CHANNELS, 1, L->h_ref64};
         ctx->out = (kit_buf){KIT_F64, L->w, L->h, CONV_CHANNELS, 1, L->h_out64};
         ctx->atol = 1e-9; /* double sums in another order: rounding only */
@@ -178,26 +180,31 @@ static void select_variant(kit_ctx *ctx, int v)
 static int supports(kit_ctx *ctx, int v, char *why, size_t len)
 {
     lab03 *L = ctx->user;
-    if (v == 4 && !L->f.separable) {
-        snprintf(why, len, "filter %s is not separable; v4 needs gauss5, box or gaussian",
+    if (v == 7 && !L->f.separable) {
+        snprintf(why, len, "filter %s is not separable; v7 needs gauss5, box or gaussian",
                  L->f.name);
         return 0;
     }
-    if (v != 4 && L->f.radius > CONV_MAX_RADIUS) {
+    if (v != 7 && L->f.radius > CONV_MAX_RADIUS) {
         snprintf(why, len, "radius %d is beyond the %d this variant's constant filter holds",
                  L->f.radius, CONV_MAX_RADIUS);
         return 0;
     }
-    if (v != 4 && !kit_filter_exact_f32(&L->f)) {
+    if (v != 7 && !kit_filter_exact_f32(&L->f)) {
         snprintf(why, len, "%s radius %d: float sums of its weights are not exact, so 8-bit "
-                 "results could differ by one; use v4 (double) or an exact filter",
+                 "results could differ by one; use v7 (double) or an exact filter",
                  L->f.name, L->f.radius);
         return 0;
     }
-    if (v == 3 && !L->taps8_ok) {
-        snprintf(why, len, "%s radius %d: v3 multiplies bytes by 8-bit integer weights, and this "
+    if ((v == 4 || v == 5) && L->f.radius > CONV_UNROLL_MAX_RADIUS) {
+        snprintf(why, len, "radius %d: the unrolled kernels exist for radius 0 to %d",
+                 L->f.radius, CONV_UNROLL_MAX_RADIUS);
+        return 0;
+    }
+    if (v == 6 && !L->taps8_ok) {
+        snprintf(why, len, "%s radius %d: v6 multiplies bytes by 8-bit integer weights, and this "
                  "filter's are not integers in -128..127 over a power of two (radius up to %d); "
-                 "use v2 or v5", L->f.name, L->f.radius, CONV_V3_MAX_RADIUS);
+                 "use v3 or v5", L->f.name, L->f.radius, CONV_DP4A_MAX_RADIUS);
         return 0;
     }
     return 1;
@@ -208,12 +215,14 @@ static int launch(lab03 *L, int v, int bw, int bh)
     size_t plane = (size_t)L->w * L->h;
     switch (v) {
     case 1: return conv_v1(L->d_in8, L->d_out8, L->w, L->h, L->d_filter, L->f.radius, bw, bh);
-    case 2: return conv_v2(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
+    case 2: return conv_v2(L->d_in8, L->d_out8, L->w, L->h, L->d_filter, L->f.radius, bw, bh);
     case 3: return conv_v3(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
+    case 4: return conv_v4(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
     case 5: return conv_v5(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
-    case 4:
+    case 6: return conv_v6(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
+    case 7:
         for (int c = 0; c < CONV_CHANNELS; c++) {
-            int r = conv_v4(L->d_in64 + c * plane, L->d_tmp64 + c * plane,
+            int r = conv_v7(L->d_in64 + c * plane, L->d_tmp64 + c * plane,
                             L->d_out64 + c * plane, L->w, L->h, L->d_row, L->d_col,
                             L->f.radius, bw, bh);
             if (r != KIT_OK)
@@ -230,13 +239,13 @@ static int launch(lab03 *L, int v, int bw, int bh)
 static int run(kit_ctx *ctx, int v, double *kernel_ms, double *total_ms)
 {
     lab03 *L = ctx->user;
-    int f64 = (v == 4);
-    const void *h_src = f64 ? (const void *)L->h_in64 : (v == 3 || v == 5) ? L->h_in_p : L->h_in;
+    int f64 = (v == 7);
+    const void *h_src = f64 ? (const void *)L->h_in64 : (v == 5 || v == 6) ? L->h_in_p : L->h_in;
     void *d_src = f64 ? (void *)L->d_in64 : (void *)L->d_in8;
     void *d_dst = f64 ? (void *)L->d_out64 : (void *)L->d_out8;
     size_t bytes = f64 ? L->n8 * sizeof(double) : L->n8;
     const int bw = block_w(ctx, v), bh = block_h(ctx, v);
-    /* unwritten device output must not pass: poison it (and v4's temporary) */
+    /* unwritten device output must not pass: poison it (and v7's temporary) */
     CUDA_CHECK(cudaMemset(d_dst, kit_poison_byte(ctx), bytes));
     if (f64)
         CUDA_CHECK(cudaMemset(L->d_tmp64, 0xFF, bytes));
@@ -266,7 +275,7 @@ static int run(kit_ctx *ctx, int v, double *kernel_ms, double *total_ms)
 static double bytes(kit_ctx *ctx, int v)
 {
     lab03 *L = ctx->user;
-    return 2.0 * (double)L->n8 * (v == 4 ? sizeof(double) : 1);
+    return 2.0 * (double)L->n8 * (v == 7 ? sizeof(double) : 1);
 }
 
 static void config(kit_ctx *ctx, int v, char *buf, size_t len)
@@ -312,15 +321,15 @@ static const kit_lab lab = {
     .default_filter = "laplace5",
     .atol = 0.0,
     .rtol = 0.0,
-    .nvariants = 5,
+    .nvariants = 7,
     .variants = variants,
     .first_variant = 1,
-    .help_extra = "8-bit outputs must equal the CPU reference exactly; v4 (float64) within\n"
+    .help_extra = "8-bit outputs must equal the CPU reference exactly; v7 (float64) within\n"
                   "1e-9 + 1e-12 |ref|. total ms: copy in, kernel, copy out; kernel ms: the same\n"
-                  "launch again on the data already on the GPU. v1, v2, v5: radius up to 8 and\n"
-                  "filters exact in float (not box; gaussian up to radius 4); v3: 8-bit integer\n"
-                  "weights (laplace5, edge3, sharpen3, gauss5, gaussian up to radius 2); v4:\n"
-                  "separable filters, radius up to 80.",
+                  "launch again on the data already on the GPU. v1 to v5: filters exact in float\n"
+                  "(not box; gaussian up to radius 4); v6: 8-bit integer weights (laplace5,\n"
+                  "edge3, sharpen3, gauss5, gaussian up to radius 2); v7: separable filters,\n"
+                  "radius up to 80. --block WxH: v1 takes W*H threads in a row.",
     .setup = setup,
     .select = select_variant,
     .supports = supports,

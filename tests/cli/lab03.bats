@@ -1,23 +1,55 @@
 #!/usr/bin/env bats
-# Lab 03 on any machine: usage errors come before the device check, and
-# without a GPU every binary exits 77 with one line (the GPU tests proper
-# are in tests/gpu/lab03.bats).
+# Lab 03 on any machine: it builds, --help lists the seven variants in
+# teaching order, usage errors come before the device check (exit 2, one
+# line), without a GPU every binary exits 77 with one line, and the
+# committed skeleton is the one generated from the solution. The GPU tests
+# proper are in tests/gpu/lab03.bats.
 load helpers
 
-@test "--help works without a GPU and lists the five variants" {
+@test "make builds lab03 (the skeleton) and lab03-ref (the solution)" {
+    run make -s -C "$L03" WERROR=1
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ -x "$L03/lab03" ]
+    [ -x "$L03/lab03-ref" ]
+}
+
+@test "--help works without a GPU and lists the seven variants in teaching order" {
     run "$L03/lab03-ref" --help
     [ "$status" -eq 0 ]
-    [[ "$output" == *"--pinned"* && "$output" == *"--block WxH"* ]]
-    [[ "$output" == *"3 planar-words"* && "$output" == *"5 planar-bytes"* ]]
+    [[ "$output" == *"--pinned"* ]]
+    [[ "$output" == *"--block WxH"* ]]
+    local order="" n
+    for n in linear-grid 2d-grid const-filter unrolled planar-bytes planar-words separable-f64; do
+        order+=$(printf '%s\n' "$output" | grep -nE "^ *[1-7] +$n( |$)" | cut -d: -f1)" "
+    done
+    # each name once, on its own line, in this order, numbered 1 to 7
+    [ "$(echo $order | wc -w)" -eq 7 ] || { echo "$output"; false; }
+    printf '%s\n' $order | sort -nc
+    [[ "$output" == *"1 linear-grid"* ]]
+    [[ "$output" == *"6 planar-words"* ]]
+    [[ "$output" == *"7 separable-f64"* ]]
+    # the skeleton binary describes the same lab
+    run "$L03/lab03" --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"4 unrolled"* ]]
 }
 
 @test "bad usage and bad input give exit 2 with one line, GPU or not" {
-    for args in "--bogus" "--variant 6" "--block 64x32" "--filter nope" "--threads 2" \
-                "--image /nonexistent.png" "--filter edge3 --radius 4"; do
+    for args in "--bogus" "--variant 8" "--variant 0" "--block 64x32" "--block 0x4" \
+                "--filter nope" "--threads 2" "--size 0x5" "--image /nonexistent.png" \
+                "--filter edge3 --radius 4" "--filter gaussian --radius 81"; do
         run bash -c "'$L03/lab03-ref' $args 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
         [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ] || { echo "$args: $output"; false; }
     done
+}
+
+@test "a corrupt picture is refused with exit 2 and one line naming it" {
+    printf 'not a picture at all' >"$BATS_TEST_TMPDIR/bad.png"
+    run bash -c "'$L03/lab03-ref' --image '$BATS_TEST_TMPDIR/bad.png' 2>&1 >/dev/null"
+    [ "$status" -eq 2 ]
+    [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+    [[ "$output" == *"bad.png"* ]]
 }
 
 @test "without a CUDA device every lab 03 binary exits 77 with one line" {
@@ -30,8 +62,26 @@ load helpers
     done
 }
 
-@test "the committed lab 03 skeleton equals the generated one" {
+@test "the untouched skeleton exits 4 on a GPU, for every variant" {
+    skip_without_gpu "$L03/lab03-ref"
+    run "$L03/lab03" --size 64x64 --reps 1
+    [ "$status" -eq 4 ]
+    for v in 1 2 3 4 5 6 7; do
+        f=laplace5
+        [ "$v" -ne 7 ] || f=gauss5
+        run "$L03/lab03" --variant $v --filter $f --size 33x17 --reps 1
+        [ "$status" -eq 4 ] || { echo "v$v: exit $status"; echo "$output"; false; }
+    done
+}
+
+@test "the committed lab 03 skeleton equals the generated one, with no answer in it" {
     run make -s -C "$L03" skeleton-check
-    [ "$status" -eq 0 ]
-    ! grep -q 'r += c \* p\[0\]' "$L03/conv.cu"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run grep -c 'r += c \* p\[0\]\|dot4(win\|conv_pixel(d_in, d_out\|<<<' "$L03/conv.cu"
+    [ "$output" = 0 ]
+    # the kernels each variant's TODO names are there to be written
+    for k in conv_v1_kernel conv_v2_kernel conv_v3_kernel conv_unrolled_body conv_v6_body \
+             conv_v7_rows conv_v7_cols; do
+        grep -q "$k" "$L03/conv.cu" || { echo "no $k in the skeleton"; false; }
+    done
 }
