@@ -52,6 +52,37 @@ load helpers
     [[ "$output" == *"bad.png"* ]]
 }
 
+@test "a variant refuses a filter it cannot take before the device check: exit 2, one line" {
+    for args in "--variant 6 --filter gaussian --radius 3" "--variant 6 --filter gaussian --radius 4" \
+                "--variant 6 --filter box --radius 1" "--variant 1 --filter gaussian --radius 9" \
+                "--variant 7 --filter laplace5" "--variant 7 --filter sharpen3"; do
+        run bash -c "'$L03/lab03-ref' $args --size 20x20 2>&1 >/dev/null"
+        [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
+        [ "${#lines[@]}" -eq 1 ] || { echo "$args: $output"; false; }
+    done
+    for v in 1 2 3 4 5; do
+        run bash -c "'$L03/lab03-ref' --variant $v --filter box --radius 2 --size 20x20 2>&1 >/dev/null"
+        [ "$status" -eq 2 ] || { echo "v$v: exit $status"; false; }
+        [[ "$output" == *"not exact"* ]]
+    done
+    run bash -c "'$L03/lab03-ref' --variant 6 --filter gaussian --radius 3 --size 20x20 2>&1"
+    [[ "$output" == *"8-bit integer weights"* ]]
+    run bash -c "'$L03/lab03-ref' --variant 1 --filter gaussian --radius 9 --size 20x20 2>&1"
+    [[ "$output" == *"radius 9"* ]]
+    run bash -c "'$L03/lab03-ref' --variant 7 --size 20x20 2>&1"
+    [[ "$output" == *"separable"* ]]
+}
+
+@test "what a variant can take is not refused: it runs, or exits 77 without a GPU" {
+    for args in "--variant 6 --filter gaussian --radius 2" "--variant 6 --filter sharpen3" \
+                "--variant 4 --filter gaussian --radius 4" "--variant 5 --filter edge3" \
+                "--variant 1 --filter gauss5 --block 1024x1" "--variant 7 --filter box --radius 80" \
+                "--variant 7 --filter gaussian --radius 5 --pinned"; do
+        run "$L03/lab03-ref" $args --size 21x13 --reps 1 --quiet
+        case $status in 0|77) ;; *) echo "$args: exit $status"; echo "$output"; false ;; esac
+    done
+}
+
 @test "without a CUDA device every lab 03 binary exits 77 with one line" {
     if has_gpu; then skip "this machine has a GPU"; fi
     for b in lab03 lab03-ref; do

@@ -99,18 +99,12 @@ tsv_col() {
     done
 }
 
-@test "planar-words refuses filters without 8-bit integer weights: exit 2 with one line" {
-    for f in "gaussian --radius 3" "gaussian --radius 4" "box --radius 1"; do
-        run bash -c "'$REF' --variant 6 --filter $f --size 20x20 2>&1"
-        [ "$status" -eq 2 ] || { echo "$f: exit $status"; echo "$output"; false; }
-        [ "${#lines[@]}" -eq 1 ] || { echo "$output"; false; }
-    done
-    run bash -c "'$REF' --variant 6 --filter gaussian --radius 3 --size 20x20 2>&1"
-    [[ "$output" == *"8-bit integer weights"* ]]
-    # without --variant the others still run, and planar-words says why it was skipped
+@test "a filter one variant refuses: the others still run, and it says why it was skipped" {
     run "$REF" --filter gaussian --radius 3 --size 20x20 --reps 2
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [[ "$output" == *"skipped"* ]]
+    [[ "$output" == *"8-bit integer weights"* ]]
+    [ "$(printf '%s\n' "$output" | grep -c PASS)" -eq 6 ]
 }
 
 @test "planar-words with block shapes that split warps across rows, and odd plane widths" {
@@ -120,28 +114,6 @@ tsv_col() {
             [ "$status" -eq 0 ] || { echo "$b $s: exit $status"; echo "$output"; false; }
         done
     done
-}
-
-@test "filters whose float sums are not exact are refused by the 8-bit variants: exit 2" {
-    for v in 1 2 3 4 5; do
-        run bash -c "'$REF' --variant $v --filter box --radius 2 --size 20x20 2>&1"
-        [ "$status" -eq 2 ] || { echo "v$v: exit $status"; echo "$output"; false; }
-        [ "${#lines[@]}" -eq 1 ] || { echo "$output"; false; }
-        [[ "$output" == *"not exact"* ]]
-    done
-    run "$REF" --variant 7 --filter box --radius 5 --size 40x20 --reps 2
-    [ "$status" -eq 0 ]
-}
-
-@test "a radius beyond what a variant supports, or a filter it cannot take: exit 2 with one line" {
-    run bash -c "'$REF' --variant 1 --filter gaussian --radius 9 --size 20x20 2>&1"
-    [ "$status" -eq 2 ]
-    [ "${#lines[@]}" -eq 1 ]
-    [[ "$output" == *"radius 9"* ]]
-    run bash -c "'$REF' --variant 7 --size 20x20 2>&1"
-    [ "$status" -eq 2 ]
-    [ "${#lines[@]}" -eq 1 ]
-    [[ "$output" == *"separable"* ]]
 }
 
 @test "a planted wrong solution is caught in every variant it touches: exit 1 with mismatches" {
