@@ -1,26 +1,13 @@
 /* conv.cu - lab 03: 2D convolution on the GPU, global memory only.
  *
  * Versions (./lab03 --variant N), one step each, in teaching order:
- *   v1 linear-grid: a 1D grid, thread i computes pixel i in row order
- *      (x = i mod W, y = i div W); interleaved RGB bytes, the filter read from
- *      global memory, the zero border by guards (the baseline).
- *   v2 2d-grid: a 2D grid of 16x16 blocks; x and y come straight from the
- *      block and thread indices (no division per thread), and a block covers
- *      a square of the picture whose windows overlap in the cache.
- *   v3 const-filter: the filter in constant memory: every thread of a warp
- *      reads the same tap at once, which the constant cache broadcasts.
- *   v4 unrolled: one kernel per radius with the window loops unrolled: tap
- *      indices are known at compile time, so the taps become operands of the
- *      multiply-adds and the loop counters and branches disappear.
- *   v5 planar-bytes: v4 on planar channels, the layout alone: a warp's
- *      bytes of one channel are now contiguous (fewer sectors per request).
- *   v6 planar-words: planar, an 8x4 patch of one plane per thread, read four
- *      bytes a load and multiplied four taps a dp4a instruction (8-bit integer
- *      weights, exact integer sums): far fewer instructions per pixel.
- *   v7 separable-f64: separable filter in double, a row pass then a column
- *      pass from global memory, 2(2R+1) taps per pixel instead of (2R+1)^2
- *      (the course's separable starting point; lab 04 tiles it in shared
- *      memory, lab 05 streams it).
+ *   v1 linear-grid: 1D grid, thread i takes pixel i, filter in global memory (the baseline)
+ *   v2 2d-grid: x, y from a 2D grid: no division, a block's windows overlap in the cache
+ *   v3 const-filter: taps in constant memory, broadcast to the whole warp in one read
+ *   v4 unrolled: one kernel per radius, loops unrolled: no counters, taps at fixed places
+ *   v5 planar-bytes: v4 on planar channels (the layout alone): a warp's bytes contiguous
+ *   v6 planar-words: 8x4 pixels a thread, 4 bytes a load, 4 taps a dp4a: far fewer instructions
+ *   v7 separable-f64: row then column pass in double: 2(2R+1) taps instead of (2R+1)^2
  *
  * Sections: device helpers, kernels, launchers.
  */

@@ -83,6 +83,40 @@ load helpers
     done
 }
 
+@test "spec.c and ref.c agree across layouts and keys (the grader's checker, no GPU)" {
+    run make -s -C "$KIT_ROOT/grading" build/check-03
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    C="$KIT_ROOT/grading/build/check-03" T="$BATS_TEST_TMPDIR" A="--size 23x17 --filter gauss5 --seed 9"
+    for v in 1 5 7; do
+        "$C" reference --variant $v --key 3f --out "$T/r$v.bin" -- $A
+    done
+    "$C" reference --variant 1 --key 3f --out "$T/again.bin" -- $A
+    "$C" reference --variant 1 --key 0 --out "$T/k0.bin" -- $A
+    cmp -s "$T/r1.bin" "$T/again.bin"           # the same key, the same content
+    run cmp -s "$T/r1.bin" "$T/k0.bin"          # another key, other content
+    [ "$status" -ne 0 ]
+    # planar bytes are the interleaved bytes transposed; the doubles round to them
+    python3 - "$T" <<'PY'
+import struct, sys
+t, w, h = sys.argv[1], 23, 17
+r1, r5, r7 = (open(f"{t}/r{v}.bin", "rb").read() for v in (1, 5, 7))
+n = w * h
+assert len(r1) == len(r5) == 3 * n and len(r7) == 24 * n
+assert r5 == bytes(r1[(i % n) * 3 + i // n] for i in range(3 * n)), "planar != interleaved"
+d = struct.unpack(f"{3 * n}d", r7)
+assert [max(0, min(255, int(x + 0.5))) for x in d] == list(r5), "doubles do not round to bytes"
+PY
+    # what each variant takes, as the harness says it (n/a with a reason)
+    run "$C" describe -- --size 20x16 --filter gaussian --radius 3
+    [ "$status" -eq 0 ]
+    [[ "$output" == *'{"v":6,"supported":false'* ]]
+    [[ "$output" == *'{"v":7,"supported":true'* ]]
+    [[ "$output" == *'"min_launches":6'* ]]
+    run "$C" describe -- --size 20x16 --filter laplace5
+    [[ "$output" == *'{"v":6,"supported":true'* ]]
+    [[ "$output" == *'{"v":7,"supported":false'* ]]
+}
+
 @test "without a CUDA device every lab 03 binary exits 77 with one line" {
     if has_gpu; then skip "this machine has a GPU"; fi
     for b in lab03 lab03-ref; do
