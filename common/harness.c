@@ -92,13 +92,13 @@ static void row_init(kit_row *r, const kit_ctx *ctx, int v)
     r->width = ctx->prob.width;
     r->height = ctx->prob.height;
     snprintf(r->param, sizeof r->param, "%s", ctx->prob.param);
-    r->threads = ctx->threads > 0 ? ctx->threads : 1;
     r->kernel_ms = r->kernel_ms_std = r->kernel_ms_median = NAN;
     r->total_ms = r->total_ms_std = r->total_ms_median = r->gbps = NAN;
     r->max_abs_err = r->max_rel_err = NAN;
     r->mismatches = -1;
-    if (ctx->glue->config)
+    if (ctx->glue->config) /* it may set ctx->threads for this variant's row */
         ctx->glue->config((kit_ctx *)ctx, v, r->config, sizeof r->config);
+    r->threads = ctx->threads > 0 ? ctx->threads : 1;
 }
 
 /* Where variant v's output goes: ctx->out of od's shape (reallocated when

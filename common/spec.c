@@ -165,6 +165,11 @@ static int assign(struct kit_argval *v, const char *text, char *err, size_t errl
                         d->name, d->lo, d->hi, text);
             return -1;
         }
+        if (!strcmp(d->name, "--block") && (long)v->w * v->h > 1024) {
+            kit_set_err(err, errlen, "--block must be WxH with W*H <= 1024 threads, not '%s'",
+                        text);
+            return -1;
+        }
         break;
     case KIT_ARG_STR:
         if (strlen(text) >= sizeof v->s) {
