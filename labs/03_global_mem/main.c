@@ -40,12 +40,18 @@ static void block_shape(const kit_ctx *ctx, int v, int *bw, int *bh)
     }
 }
 
-/* v1's grid is 1D: W*H pixels in blocks of bw*bh threads, at most 2^31-1 blocks */
+/* v1's grid is 1D: W*H pixels numbered in 32 bits, in blocks of bw*bh
+ * threads, at most 2^31-1 blocks */
 static int supports(kit_ctx *ctx, int v, char *why, size_t whylen)
 {
     const lab03_input *in = input(ctx);
     int bw, bh;
     block_shape(ctx, v, &bw, &bh);
+    if (v == 1 && (double)in->w * in->h > 4294967295.0) {
+        kit_set_err(why, whylen, "%dx%d pixels do not fit the 32-bit pixel numbers of the 1D grid",
+                    in->w, in->h);
+        return 0;
+    }
     if (v == 1 && ((double)in->w * in->h) / (bw * bh) > 2147483647.0) {
         kit_set_err(why, whylen, "%dx%d pixels need more than 2^31-1 blocks of %d threads",
                     in->w, in->h, bw * bh);
