@@ -132,7 +132,7 @@ static int reference(kit_ctx *ctx, int v, ref_cache *rc)
     if (rc->valid && rc->key == ctx->prob.key &&
         (rc->v == v || (ctx->od.ref_class && rc->ref_class == ctx->od.ref_class)))
         return 0;
-    const kit_part_ref *pr = kit_ref_part(&kit_lab_ref, ctx->part->name);
+    const kit_part_ref *pr = kit_part_reference(&kit_lab_ref, ctx->part->name);
     if (!pr) {
         kit_error("the reference of part '%s' is missing from this build", ctx->part->name);
         return -1;

@@ -31,7 +31,7 @@ const kit_variant_desc *kit_spec_variant(const kit_part_spec *p, int v)
     return &p->variants[v - p->first_variant];
 }
 
-const kit_part_ref *kit_ref_part(const kit_lab_refs *r, const char *name)
+const kit_part_ref *kit_part_reference(const kit_lab_refs *r, const char *name)
 {
     if (!r)
         return NULL;
