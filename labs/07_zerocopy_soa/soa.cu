@@ -1,13 +1,13 @@
-/* soa.cu - lab 07, part soa: an RGB picture as an array of structs (AoS) and
- * as a struct of arrays (SoA), rescaled and with one plane deleted.
+/* soa.cu - lab 07, part soa: an RGB float picture as an array of structs
+ * (AoS) and as a struct of arrays (SoA), rescaled and with one plane deleted.
  *
  * Versions (./lab07 --part soa --variant N):
- *   v1 rescale on AoS (given): a warp's 32 pixels are 96 consecutive bytes,
- *      but each of its three byte loads uses only every third of them.
- *   v2 rescale on SoA: each load of a warp is 32 consecutive bytes of one
- *      plane, every byte of every sector it fetches is used.
- *   v3 delete a plane on AoS (given): one byte written per pixel, but the
- *      bytes lie 3 apart, so every sector of the picture is touched.
+ *   v1 rescale on AoS (given): a warp's 32 pixels are 384 consecutive bytes,
+ *      but each of its three loads uses only every third float of them.
+ *   v2 rescale on SoA: each load of a warp is 128 consecutive bytes of one
+ *      plane: every byte of every sector it fetches is used.
+ *   v3 delete a plane on AoS (given): one float written per pixel, but the
+ *      floats lie 12 bytes apart, so every sector of the picture is touched.
  *   v4 delete a plane on SoA: one plane is a contiguous third of the
  *      picture; the other two are never touched at all.
  *
@@ -23,10 +23,10 @@ KIT_MAYBE_UNUSED static inline unsigned int blocks_for(long n, int b)
     return (unsigned int)((n + b - 1) / b);
 }
 
-/* 0..255 to 0..max (max in 0..255), rounded to nearest, in integers. */
-__device__ KIT_MAYBE_UNUSED static inline unsigned char rescale_u8(unsigned int v, unsigned int max)
+/* 0..255 onto 0..max. */
+__device__ KIT_MAYBE_UNUSED static inline float rescale(float v, int max)
 {
-    return (unsigned char)((v * max + 127u) / 255u);
+    return v * (float)max / 255.0f;
 }
 
 /* ------------------------------------------------------------------ kernels */
@@ -37,16 +37,16 @@ __global__ void rescale_img_aos(rgb_pixel *img, int max, long n)
     if (i >= n)
         return;
     rgb_pixel p = img[i];
-    p.r = rescale_u8(p.r, (unsigned int)max);
-    p.g = rescale_u8(p.g, (unsigned int)max);
-    p.b = rescale_u8(p.b, (unsigned int)max);
+    p.r = rescale(p.r, max);
+    p.g = rescale(p.g, max);
+    p.b = rescale(p.b, max);
     img[i] = p;
 }
 
 __global__ void rescale_img_soa(rgb_planes img, int max, long n)
 {
     // TODO: pixel i of this thread; threads past n do nothing; rescale
-    // img.r[i], img.g[i] and img.b[i] in place with rescale_u8().
+    // img.r[i], img.g[i] and img.b[i] in place with rescale().
 }
 
 __global__ void delete_plane_aos(rgb_pixel *img, char plane, long n)
@@ -55,11 +55,11 @@ __global__ void delete_plane_aos(rgb_pixel *img, char plane, long n)
     if (i >= n)
         return;
     if (plane == 'r')
-        img[i].r = 0;
+        img[i].r = 0.0f;
     else if (plane == 'g')
-        img[i].g = 0;
+        img[i].g = 0.0f;
     else
-        img[i].b = 0;
+        img[i].b = 0.0f;
 }
 
 __global__ void delete_plane_soa(rgb_planes img, char plane, long n)

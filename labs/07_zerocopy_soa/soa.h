@@ -1,7 +1,8 @@
-/* soa.h - lab 07, part soa: the same RGB picture stored as an array of
- * structs (AoS: r g b r g b ...) and as a struct of arrays (SoA: all the r,
- * then all the g, then all the b), and two kernels written for each (the
- * functions are in soa.cu). Each kernel changes the picture in place.
+/* soa.h - lab 07, part soa: the same RGB picture of float channels (values
+ * 0..255) stored as an array of structs (AoS: r g b r g b ...) and as a
+ * struct of arrays (SoA: all the r, then all the g, then all the b), and two
+ * kernels written for each (the functions are in soa.cu). Each kernel
+ * changes the picture in place.
  *
  *   v1 rescale, array of structs (given, written for you)
  *   v2 rescale, struct of arrays
@@ -29,15 +30,15 @@
 extern "C" {
 #endif
 
-/* One pixel of the array of structs: 3 bytes, no padding. */
+/* One pixel of the array of structs: 12 bytes, no padding. */
 typedef struct {
-    unsigned char r, g, b;
+    float r, g, b;
 } rgb_pixel;
 
-/* The struct of arrays: three planes of n bytes each (here one device
- * allocation of 3n bytes: r at 0, g at n, b at 2n). */
+/* The struct of arrays: three planes of n floats each (here one device
+ * allocation of 3n floats: r at 0, g at n, b at 2n). */
 typedef struct {
-    unsigned char *r, *g, *b;
+    float *r, *g, *b;
 } rgb_planes;
 
 /* v1 (given): rescale d_img[0 .. n-1] to 0..max. */
