@@ -34,11 +34,11 @@ select_rows() {
 ceiling=$(awk '/^# copy ceiling: / { print $4; exit }' "$bench" 2>/dev/null)
 ceiling=${ceiling:-0}
 
-terms() { # the two outputs of one figure
-    printf 'set terminal pngcairo size 1100,560 font "sans,11"\nset output "%s.png"\n' "$1"
-}
-pdfterm() {
-    printf 'set terminal pdfcairo size 11in,5.6in font "sans,10"\nset output "%s.pdf"\n' "$1"
+# draw NAME BODY: the gnuplot commands BODY into NAME.png and NAME.pdf
+draw() {
+    { printf 'set terminal pngcairo size 1100,560 font "sans,11"\nset output "%s.png"\n%s\n' "$1" "$2"
+      printf 'set terminal pdfcairo size 11in,5.6in font "sans,10"\nset output "%s.pdf"\n%s\n' "$1" "$2"
+    } | gnuplot && echo "wrote $1.png $1.pdf"
 }
 
 # ---------------------------------------------------------------- sum
@@ -67,7 +67,7 @@ plot for [v=1:4] sprintf("$dat/sum-v%d.dat", v) using 1:3 with linespoints title
 unset multiplot
 EOF
 )
-    { terms "$out/sum"; echo "$body"; pdfterm "$out/sum"; echo "$body"; } | gnuplot && echo "wrote $out/sum.png $out/sum.pdf"
+    draw "$out/sum" "$body"
 fi
 
 # ---------------------------------------------------------------- soa
@@ -93,7 +93,7 @@ plot "$dat/soa-bars.dat" using 4:xtic(sprintf("v%d %s", \$1, strcol(2))) lc rgb 
 unset multiplot
 EOF
 )
-    { terms "$out/soa"; echo "$body"; pdfterm "$out/soa"; echo "$body"; } | gnuplot && echo "wrote $out/soa.png $out/soa.pdf"
+    draw "$out/soa" "$body"
 fi
 if [ -s "$sweep" ]; then
     for v in 1 2 3 4; do
@@ -109,7 +109,7 @@ set title "Lab 07, part soa against picture size"
 plot for [v=1:4] sprintf("$dat/soa-v%d.dat", v) using 1:2 with linespoints title sprintf("v%d", v)
 EOF
 )
-    { terms "$out/soa-sweep"; echo "$body"; pdfterm "$out/soa-sweep"; echo "$body"; } | gnuplot && echo "wrote $out/soa-sweep.png $out/soa-sweep.pdf"
+    draw "$out/soa-sweep" "$body"
 fi
 
 # ---------------------------------------------------------- transpose
@@ -132,7 +132,7 @@ plot "$dat/tr-bars.dat" using 3:xtic(sprintf("v%d %s", \$1, strcol(2))) lc rgb "
      ($ceiling > 0 ? $ceiling : 1/0) with lines lw 2 lc rgb "#cc3311" title "copy ceiling"
 EOF
 )
-    { terms "$out/transpose"; echo "$body"; pdfterm "$out/transpose"; echo "$body"; } | gnuplot && echo "wrote $out/transpose.png $out/transpose.pdf"
+    draw "$out/transpose" "$body"
 fi
 if [ -s "$sweep" ]; then
     for v in 1 2 3 4 5; do
@@ -148,5 +148,5 @@ set title "Lab 07, transpose against matrix size"
 plot for [v=1:5] sprintf("$dat/tr-v%d.dat", v) using 1:2 with linespoints title sprintf("v%d", v)
 EOF
 )
-    { terms "$out/transpose-sweep"; echo "$body"; pdfterm "$out/transpose-sweep"; echo "$body"; } | gnuplot && echo "wrote $out/transpose-sweep.png $out/transpose-sweep.pdf"
+    draw "$out/transpose-sweep" "$body"
 fi
