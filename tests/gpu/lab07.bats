@@ -148,3 +148,20 @@ pass() {
     is_png "$BATS_TEST_TMPDIR/in.png"
     is_png "$BATS_TEST_TMPDIR/t.png"
 }
+
+@test "grader's mode: every part's dumped outputs pass the checker, warm-up and every repetition" {
+    make -s -C "$KIT_ROOT/grading" build/check-07 >/dev/null
+    local chk="$KIT_ROOT/grading/build/check-07"
+    run agree "$REF" "$chk" --part sum --n 7919
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 12 ] # four variants, warm-up + 2 repetitions each
+    run agree "$REF" "$chk" --part soa --size 33x31 --plane r --max 99
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 12 ]
+    run agree "$REF" "$chk" --part transpose --size 33x31
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 15 ]
+    run agree "$REF" "$chk" --part transpose --size 260x132 --managed
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 6 ] # --managed: v1 and v3
+}
