@@ -95,7 +95,8 @@ __global__ void transpose_smem(const float *d_in, float *d_out, int width, int h
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: declare __shared__ float s_tile[TR_MAX_SQUARE][TR_MAX_SQUARE];
-    // (x, y) of this thread in the input; if inside, copy in(y, x) to
+    // t = blockDim.x (the tile's side); (x, y) of this thread in the input
+    // from blockIdx, t and threadIdx; if inside, copy in(y, x) to
     // s_tile[threadIdx.y][threadIdx.x] (no early return: every thread must
     // reach the barrier); __syncthreads(); then swap the block indices: this
     // thread writes output row oy = blockIdx.x*t + threadIdx.y, column
