@@ -75,7 +75,7 @@ pass() {
 
 @test "transpose: v5 with every tile, on its fast path, its edges and odd sizes" {
     for t in 64x64 128x32 32x128 128x64 64x128 64x32 32x64; do
-        for s in 256x512 260x132 1024x1024 33x31 8191x8193 1x4096 4096x4; do
+        for s in 256x512 260x132 1024x1024 1028x516 33x31 1x4096 4096x4; do
             pass --part transpose --variant 5 --tile $t --size $s
         done
     done
