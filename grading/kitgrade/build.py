@@ -62,7 +62,8 @@ def find_lab(kit, nn):
                    if d.startswith(nn + "_") and os.path.isdir(os.path.join(labs, d)))
     if len(names) != 1:
         raise KitError("no lab %s in %s" % (nn, labs))
-    mk = open(os.path.join(labs, names[0], "Makefile"), encoding="utf-8").read()
+    with open(os.path.join(labs, names[0], "Makefile"), encoding="utf-8") as f:
+        mk = f.read()
     m = re.search(r"^STUDENT_SRCS\s*:?=\s*(.+)$", mk, re.M)
     if not m or not m.group(1).split():
         raise KitError("%s/Makefile names no STUDENT_SRCS" % os.path.join(labs, names[0]))
@@ -120,7 +121,7 @@ def make_pristine(lab, dest, log, env=None, force=False):
     """Make (or keep) the pristine kit of LAB in DEST; KitError when it does not build."""
     fp = fingerprint(lab, repr(sorted((env or {}).items())))
     ok = os.path.join(dest, ".ok")
-    if not force and os.path.isfile(ok) and open(ok).read().strip() == fp:
+    if not force and (fsutil.read_regular(ok, 4096) or b"").decode().strip() == fp:
         return dest
     tmp = dest + ".tmp"
     fsutil.remove_tree(tmp)

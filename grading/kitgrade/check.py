@@ -53,8 +53,8 @@ def parse(out, rc):
 def compare(checker, part, variant, key, args, data, diff=None, cache=None, tol=None,
             timeout=600):
     """The checker's verdict on output DATA (bytes) of VARIANT on the case ARGS with content
-    KEY (0: the case's own input). TOL: the rubric's (atol, rtol), else the lab's."""
-    argv = [checker, "compare", "--part", part, "--variant", str(variant), "--key", str(key)]
+    KEY (an int; 0: the case's own input). TOL: the rubric's (atol, rtol), else the lab's."""
+    argv = [checker, "compare", "--part", part, "--variant", str(variant), "--key", "%x" % key]
     if diff:
         argv += ["--diff", diff]
     if cache:

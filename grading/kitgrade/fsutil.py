@@ -54,16 +54,24 @@ def _open_root(root):
 
 def _walk(root, parts, create=False, uid=None, mode=0o755):
     """A descriptor of ROOT/PARTS..., each step opened with no link followed (and made when
-    CREATE; given to UID when made). The caller closes it."""
+    CREATE, in place of whatever else had that name: a link or a file; given to UID when
+    made). The caller closes it."""
     fd = _open_root(root)
     try:
         for p in parts:
+            made = False
             if create:
+                st = None
                 try:
+                    st = os.stat(p, dir_fd=fd, follow_symlinks=False)
+                except FileNotFoundError:
+                    pass
+                if st is not None and not stat.S_ISDIR(st.st_mode):
+                    os.unlink(p, dir_fd=fd)
+                    st = None
+                if st is None:
                     os.mkdir(p, mode, dir_fd=fd)
                     made = True
-                except FileExistsError:
-                    made = False
             nfd = os.open(p, _DIR_FLAGS, dir_fd=fd)
             os.close(fd)
             fd = nfd

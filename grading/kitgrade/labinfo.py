@@ -3,21 +3,21 @@ output shape, tolerance and the bytes it must move, as the lab's checker describ
 (`grading/build/check-NN describe [--part P ARGS...]`, DESIGN.md "The checker"). The grader
 names no lab: everything it knows of one comes from here and from the rubric.
 
-The JSON read (fields by name; unknown ones ignored):
+The JSON read (grading/check.c; fields by name, unknown ones ignored):
     {"lab": "03", "title": "...", "gpu": true,
-     "parts": [{"name": "", "variants": [{"id": 1, "name": "naive", "what": "...",
-                "span": "kernel", "ceiling": "device-copy", "min_launches": 1,
-                "given": false}, ...]}, ...]}
-and with a case's arguments, for its part:
-    {"part": "", "variants": [{"id": 1, "na": null | "why",
-      "output": {"type": "u8", "w": 640, "h": 480, "c": 3, "planar": 0, "atol": 0, "rtol": 0},
-      "bytes": 1843200}, ...]}
+     "parts": [{"name": "", "first_variant": 1, "variants": [{"v": 1, "name": "naive",
+                "what": "...", "span": "kernel", "ceiling": "device-copy", "min_launches": 1,
+                "given": false}, ...], "options": [...]}, ...],
+and with a case's arguments (`describe --part P -- ARGS...`) also
+     "case": {"part": "", "variants": [{"v": 1, "supported": true, "type": "u8", "w": 640,
+              "h": 480, "c": 3, "planar": 0, "atol": 0, "rtol": 0, "bytes": 1843200},
+              {"v": 4, "supported": false, "why": "..."}, ...]}   or {"error": "..."}}
 """
 import json
 import math
 import subprocess
 from dataclasses import dataclass, field
-from typing import Dict, List
+from typing import Dict
 
 TYPE_SIZE = {"u8": 1, "f32": 4, "f64": 8}
 
@@ -96,7 +96,7 @@ def from_json(data, lab=""):
         pname = str(p.get("name", p.get("part", "")) or "")
         table = {}
         for v in _variants(p):
-            num = int(_num(v, "id", "variant", "number"))
+            num = int(_num(v, "v", "id", "variant", "number"))
             table[num] = VariantInfo(
                 part=pname, num=num, name=str(v.get("name", "")), what=str(v.get("what", "")),
                 span=str(v.get("span", "kernel" if info.gpu else "host")),
@@ -109,16 +109,22 @@ def from_json(data, lab=""):
 
 def outputs_from_json(data, part=""):
     """{variant: Output} from describe's JSON for one case."""
-    if "parts" in data:
+    if "case" in data:
+        data = data["case"]
+        if "error" in data:
+            raise LabError(str(data["error"]))
+    elif "parts" in data:
         for p in data["parts"]:
             if str(p.get("name", "")) == part:
                 data = p
                 break
     res = {}
     for v in _variants(data):
-        num = int(_num(v, "id", "variant", "number"))
+        num = int(_num(v, "v", "id", "variant", "number"))
         o = v.get("output") or v
         na = v.get("na", v.get("n/a"))
+        if v.get("supported") is False:
+            na = v.get("why") or True
         if na is True:
             na = "the variant cannot take this input"
         res[num] = Output(
@@ -143,6 +149,13 @@ def _run(argv, what):
         p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise LabError("%s: %s" % (what, e))
+    if p.returncode == 1 and p.stdout.strip().startswith(b"{"):
+        try:
+            err = json.loads(p.stdout.decode("utf-8")).get("case", {}).get("error")
+        except ValueError:
+            err = None
+        if err:
+            raise LabError(str(err))
     if p.returncode != 0:
         msg = p.stderr.decode("utf-8", "replace").strip().splitlines()
         raise LabError("%s failed (exit %d): %s" % (what, p.returncode,
@@ -160,7 +173,7 @@ def describe(checker, lab=""):
 
 def describe_case(checker, part, args):
     """{variant: Output} of one case, from `CHECKER describe --part P ARGS...`."""
-    data = _run([checker, "describe", "--part", part] + list(args),
+    data = _run([checker, "describe", "--part", part, "--"] + list(args),
                 "the checker's describe of '%s'" % " ".join(args))
     return outputs_from_json(data, part)
 
@@ -177,6 +190,3 @@ def check_rubric(info, rub):
             bad.append("the rubric grades variant %s, which lab %s does not have" % (n, info.lab))
     return bad
 
-
-def graded_list(info, rub) -> List[str]:
-    return [n for n in rub.points]

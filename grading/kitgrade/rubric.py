@@ -401,7 +401,10 @@ def parse(path, text=None):
     for vl, t in rub.tolerance.items():
         part, vs = rub.expand(vl)
         for v in vs:
-            tol[vname(part, v)] = t
+            if t == ("auto",):          # the lab's own bound
+                tol.pop(vname(part, v), None)
+            else:
+                tol[vname(part, v)] = t
     rub.tolerance = tol
     for t in rub.templates:
         rub.expand(t.vlist, t.line)

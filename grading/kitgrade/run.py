@@ -151,6 +151,13 @@ class Runner:
         self.runs = []              # (log name, wall ms, rc, cpu ms)
         os.makedirs(os.path.join(sd, "logs"), exist_ok=True)
 
+    @property
+    def clean(self):
+        """No variant crashed, hung, broke a limit or an error in the correctness runs (so
+        one process may run them all)."""
+        return not any(o.status not in ("pass", "wrong", "not-implemented", "n/a")
+                       for o in self.outcomes)
+
     # ---------------------------------------------------------------- one process
     def run(self, argv, name, limits=None, env=None, pass_fds=(), cpus=None):
         so = os.path.join(self.sd, "logs", name + ".out")

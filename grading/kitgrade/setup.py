@@ -206,7 +206,8 @@ def _shq(s):
 
 def _sha(path):
     import hashlib
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()[:16]
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
 
 
 def _commit(kit):
@@ -219,7 +220,9 @@ def _commit(kit):
 
 
 def prepare(opts):
-    """(ctx, state, holds, lock fd, private folder or None) of a grading; Fatal on failure."""
+    """(ctx, state, start time, lock fd, private folder or None, submissions, tools folder)
+    of a grading, or the drawn cases under --print-cases; Fatal on failure (the lock is let
+    go then)."""
     kit = os.path.abspath(opts.kit) if opts.kit else os.path.dirname(os.path.dirname(HERE))
     try:
         lab = build.find_lab(kit, opts.lab)
@@ -246,6 +249,14 @@ def prepare(opts):
     if (os.path.realpath(out) + "/").startswith(subs + "/"):
         raise Fatal("--out must not be inside --submissions")
     lockfd = lock(out)
+    try:
+        return _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd)
+    except BaseException:
+        os.close(lockfd)
+        raise
+
+
+def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
     state = read_state(os.path.join(out, "grading.txt"))
     seed, resumed = choose_seed(opts, state, lab.nn)
     started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
@@ -256,6 +267,17 @@ def prepare(opts):
         priv = tempfile.mkdtemp(prefix="kitgrade-")
         os.chmod(priv, 0o755)
         base = priv
+    try:
+        return _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed,
+                             started, priv, base)
+    except BaseException:
+        if priv:
+            fsutil.remove_tree(priv)
+        raise
+
+
+def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, started, priv,
+                  base):
     if not fsutil.make_safe(kit):
         kit = stage_kit(kit, lab.nn, os.path.join(base, ".stage"))
         lab = build.find_lab(kit, lab.nn)

@@ -40,7 +40,7 @@ class Check(util.TempCase):
                           diff=diff, cache=self.tmp, tol=(0.01, 1e-5))
         self.assertEqual(v.status, "pass")
         argv = util.read(os.path.join(self.tmp, "argv")).splitlines()
-        self.assertEqual(argv, ["compare", "--part", "", "--variant", "2", "--key", "77",
+        self.assertEqual(argv, ["compare", "--part", "", "--variant", "2", "--key", "4d",
                                 "--diff", diff, "--cache", self.tmp, "--atol", "0.01",
                                 "--rtol", "1e-05", "--", "--size", "a b", "--seed", "$(x)"])
         self.assertEqual(check.compare(chk, "", 2, 0, [], b"bad").status, "wrong")

@@ -8,7 +8,7 @@ from kitgrade import labinfo, rubric
 
 DESC = {"lab": "05", "title": "streams", "gpu": True, "parts": [
     {"name": "strip", "variants": [
-        {"id": 1, "name": "copy", "span": "total", "ceiling": "pcie", "min_launches": 2},
+        {"v": 1, "name": "copy", "span": "total", "ceiling": "pcie", "min_launches": 2},
         {"id": 2, "name": "k", "span": "kernel", "ceiling": "device-copy", "given": True}]},
     {"name": "batch", "variants": {"1": {"span": "host", "ceiling": "host-mem",
                                          "min_launches": 0}}}]}
@@ -39,14 +39,20 @@ class LabInfo(util.TempCase):
         self.assertEqual(o[3].size, 40)
 
     def test_describe_runs_the_checker(self):
-        chk = self.write("check-05", "#!/bin/sh\nif [ $# = 1 ]; then echo '%s'; else "
-                         "printf '{\"part\": \"%%s\", \"variants\": [{\"id\": 1, \"bytes\": 8, "
-                         "\"output\": {\"type\": \"u8\", \"w\": 2, \"h\": 2, \"c\": 2}}]}' \"$3\"; "
-                         "fi\n" % json.dumps(DESC), 0o755)
+        case = dict(DESC, case={"part": "strip", "variants": [
+            {"v": 1, "supported": True, "type": "u8", "w": 2, "h": 2, "c": 2, "bytes": 8},
+            {"v": 2, "supported": False, "why": "no"}]})
+        chk = self.write("check-05", "#!/bin/sh\nif [ $# = 1 ]; then echo '%s'; "
+                         "elif [ \"$2 $3 $4\" = '--part strip --' ]; then echo '%s'; "
+                         "else echo '{\"case\": {\"error\": \"bad size\"}}'; exit 1; fi\n"
+                         % (json.dumps(DESC), json.dumps(case)), 0o755)
         i = labinfo.describe(chk)
         self.assertEqual(sorted(i.parts), ["batch", "strip"])
         o = labinfo.describe_case(chk, "strip", ["--size", "2x2"])
         self.assertEqual(o[1].size, 8)
+        self.assertEqual(o[2].na, "no")
+        with self.assertRaisesRegex(labinfo.LabError, "^bad size$"):
+            labinfo.describe_case(chk, "tile", ["--size", "0x2"])
         bad = self.write("bad", "#!/bin/sh\necho nope >&2\nexit 2\n", 0o755)
         with self.assertRaisesRegex(labinfo.LabError, r"exit 2\): nope"):
             labinfo.describe(bad)

@@ -17,7 +17,7 @@ RUB = "points 1 8 4\npoints 2 8 4\nperf_reps 3\nperf_pairs 2..4\nperf_spread 0.1
 CHECKER = """#!/usr/bin/env python3
 import sys
 a = sys.argv
-key = a[a.index("--key") + 1]
+key = str(int(a[a.index("--key") + 1], 16))
 data = sys.stdin.buffer.read()
 if data == ("ok-" + key).encode():
     print("pass")

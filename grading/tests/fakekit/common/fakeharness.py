@@ -83,7 +83,10 @@ def parse(args):
 
 def one(o, beh, cup):
     w, h = o["size"]
-    vs = [1, 2, 3] if o["variant"] == "all" else [int(x) for x in o["variant"].split(",")]
+    if o["variant"] != "all" and o["variant"] not in ("1", "2", "3"):
+        sys.stderr.write("fake: --variant must be all or 1..3, not '%s'\n" % o["variant"])
+        return 2
+    vs = [1, 2, 3] if o["variant"] == "all" else [int(o["variant"])]
     d = o["dump"]
     ctl = None
     if o["ctl"]:

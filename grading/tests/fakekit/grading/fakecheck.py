@@ -37,24 +37,29 @@ def case(args):
 
 
 def variants():
-    return [{"id": v, "name": "fake%d" % v, "span": "kernel" if GPU else "host",
+    return [{"v": v, "name": "fake%d" % v, "span": "kernel" if GPU else "host",
              "ceiling": "device-copy" if GPU else "host-mem", "min_launches": 1 if GPU else 0,
              "given": False} for v in (1, 2, 3)]
 
 
 def main(argv):
     if argv[:1] == ["describe"]:
-        if len(argv) == 1:
-            print(json.dumps({"lab": "98" if GPU else "99", "title": "fake", "gpu": GPU,
-                              "parts": [{"name": "", "variants": variants()}]}))
-            return 0
-        w, h, seed = case(argv[3:])
-        vs = []
-        for v in (1, 2, 3):
-            vs.append({"id": v, "na": "too narrow for v3" if v == 3 and w < 2 else None,
-                       "output": {"type": "u8", "w": w, "h": h, "c": 1, "planar": 0,
-                                  "atol": 0, "rtol": 0}, "bytes": 2 * w * h})
-        print(json.dumps({"part": "", "variants": vs}))
+        d = {"lab": "98" if GPU else "99", "title": "fake", "gpu": GPU,
+             "parts": [{"name": "", "first_variant": 1, "variants": variants()}]}
+        if len(argv) > 1:
+            if argv[1:4] != ["--part", "", "--"]:
+                sys.stderr.write("usage: describe [--part P] [-- ARGS...]\n")
+                return 2
+            w, h, seed = case(argv[4:])
+            vs = []
+            for v in (1, 2, 3):
+                if v == 3 and w < 2:
+                    vs.append({"v": v, "supported": False, "why": "too narrow for v3"})
+                else:
+                    vs.append({"v": v, "supported": True, "type": "u8", "w": w, "h": h,
+                               "c": 1, "planar": 0, "atol": 0, "rtol": 0, "bytes": 2 * w * h})
+            d["case"] = {"part": "", "variants": vs}
+        print(json.dumps(d))
         return 0
     if argv[:1] == ["compare"]:
         o, i = {}, 1
@@ -63,7 +68,7 @@ def main(argv):
             i += 2
         w, h, seed = case(argv[i + 1:])
         got = sys.stdin.buffer.read()
-        want = expected(w, h, seed, int(o["--variant"]), int(o["--key"]))
+        want = expected(w, h, seed, int(o["--variant"]), int(o.get("--key", "0"), 16))
         if len(got) != len(want):
             print("bad the output has %d bytes, expected %d" % (len(got), len(want)))
             return 1

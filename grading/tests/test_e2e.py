@@ -1,0 +1,218 @@
+"""The whole grader on the fake kit (grading/tests/fakekit): statuses and points of made-up
+submissions, paths that are data (a space, a comma, a quote, $(...) and accents in the kit's,
+the submissions' and OUT's paths), names, resuming, the secret seed. Speed points are not
+asserted (nothing here is timed); only what the speed checks catch whatever the timings."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import util
+from kitgrade import schedule
+
+WEIRD = "a b,c'$(echo x)é"
+
+
+def student(subs, name, lines):
+    d = os.path.join(subs, name)
+    os.makedirs(d)
+    util.put(os.path.join(d, "fake.c"), "\n".join(lines) + "\nint fake_variant(int v) "
+                                                           "{ return v; }\n")
+
+
+def grade(args, quiet=True):
+    env = dict(os.environ, KIT_GRADE_HOLD="0")
+    old = dict(os.environ)
+    os.environ.update(env)
+    try:
+        from io import StringIO
+        err, sys.stderr = sys.stderr, StringIO()
+        try:
+            rc = schedule.main(args + (["--quiet"] if quiet else []))
+            text = sys.stderr.getvalue()
+        finally:
+            sys.stderr = err
+    finally:
+        os.environ.clear()
+        os.environ.update(old)
+    return rc, text
+
+
+class Base(unittest.TestCase):
+    lab = "99"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="kitgrade-e2e-")
+        cls.root = os.path.join(cls.tmp, WEIRD)
+        cls.kit = os.path.join(cls.root, "kit")
+        shutil.copytree(os.path.join(util.HERE, "fakekit"), cls.kit)
+        cls.subs = os.path.join(cls.root, "subs")
+        cls.out = os.path.join(cls.root, "out")
+        os.makedirs(cls.subs)
+        cls.make_students()
+        cls.rc, cls.log = grade(["--lab", cls.lab, "--submissions", cls.subs, "--out", cls.out,
+                                 "--kit", cls.kit, "--sandbox", "none", "--timeout", "2",
+                                 "--quick"])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def rec(self, sid):
+        with open(os.path.join(self.out, "students", sid, "results.json"),
+                  encoding="utf-8") as f:
+            return json.load(f)
+
+    def expect(self, sid, status, correctness=None):
+        r = self.rec(sid)
+        self.assertEqual(r["status"], status, r["reason"])
+        if correctness is not None:
+            self.assertAlmostEqual(r["points"]["correctness"], correctness, places=1)
+        return r
+
+
+class CpuLab(Base):
+    @classmethod
+    def make_students(cls):
+        s = cls.subs
+        student(s, "correct", ["// v1 correct"])
+        student(s, "wrong", ["// v2 wrong"])
+        student(s, "partial", ["// v3 notimpl"])
+        student(s, "replay", ["// v2 replay"])
+        student(s, "crash", ["// v2 crash"])
+        student(s, "hang", ["// v3 hang"])
+        student(s, "fork", ["// v3 fork"])
+        student(s, "exit0", ["// exit0"])
+        student(s, "compile", ["int x = ;"])
+        student(s, "forbidden", ["int kit_ref_conv(void) { return 1; }"])
+        student(s, "Zoë", ["// v1 correct"])
+        student(s, "Zoé", ["// v1 correct"])
+        student(s, ".hidden", ["// v1 correct"])
+        os.symlink(os.path.join(s, "correct"), os.path.join(s, "linked"))
+
+    def test_graded_everyone_once(self):
+        self.assertEqual(self.rc, 0, self.log)
+        with open(os.path.join(self.out, "grades.csv"), encoding="utf-8") as f:
+            rows = f.read().splitlines()
+        self.assertEqual(rows[0].split(",")[:11], ["student", "lab", "build", "tests_passed",
+                                                   "tests_total", "correctness_pts", "perf_pts",
+                                                   "total_pts", "max_pts", "status", "reason"])
+        self.assertEqual(len(rows), 14)     # 13 folders (the linked one refused, .hidden listed)
+
+    def test_statuses(self):
+        self.expect("correct", "ok", 30)
+        self.expect("wrong", "wrong", 20)
+        self.expect("partial", "not-implemented", 20)
+        r = self.expect("replay", "replayed", 20)
+        self.assertEqual(r["points"]["perf"] <= 10, True)
+        self.assertIn("content the grader handed it", r["reason"])
+        self.expect("crash", "crash", 20)
+        r = self.expect("hang", "timeout", 20)
+        self.assertTrue(any("not run: it ran past the time limit" in c["reason"]
+                            for c in r["cases"]))
+        r = self.expect("fork", "extra-processes", 30)
+        self.assertEqual(r["variants"][2]["perf_pts"], 0.0)
+        self.expect("exit0", "no-output", 0)
+        r = self.expect("compile", "compile-error", 0)
+        self.assertIn("‘;’", r["reason"])           # the compiler's quotes kept
+        self.assertEqual(r["build"]["status"], "failed")
+        r = self.expect("forbidden", "forbidden", 0)
+        self.assertIn("defines kit_ref_conv", r["reason"])
+
+    def test_names(self):
+        ids = sorted(os.listdir(os.path.join(self.out, "students")))
+        zo = [i for i in ids if i.startswith("Zo_-")]
+        self.assertEqual(len(zo), 2)
+        self.assertEqual({self.rec(i)["student"] for i in zo}, {"Zoë", "Zoé"})
+        r = self.expect("linked", "refused", 0)
+        self.assertIn("symbolic link", r["reason"])
+        with open(os.path.join(self.out, "summary.md"), encoding="utf-8") as f:
+            s = f.read()
+        self.assertIn(".hidden", s)
+        self.assertIn("Not graded:", s)
+
+    def test_results_json(self):
+        r = self.rec("correct")
+        self.assertEqual(r["schema"], "kitgrade-results/1")
+        v2 = r["variants"][1]
+        t = v2["timing"]
+        self.assertEqual((t["status"], t["case"], t["clock"]), ("ok", "perf1", "cpu"))
+        self.assertGreaterEqual(len(t["pairs"]), 1)
+        self.assertEqual(len(t["pairs"][0]["checked"]), 2)
+        self.assertLessEqual(t["spread"][0], t["ratio"])
+        self.assertTrue(all(c["status"] in ("pass", "n/a") for c in r["cases"]))
+        self.assertIsNone(r["variants"][0]["timing"])    # v1 has no speed points: not timed
+
+    def test_grading_txt_and_secret_seed(self):
+        with open(os.path.join(self.out, "grading.txt"), encoding="utf-8") as f:
+            g = f.read()
+        seed = [ln for ln in g.splitlines() if ln.startswith("seed: ")][0][6:]
+        self.assertTrue(seed.isdigit())
+        self.assertIn("sandbox: none (no sandbox (--sandbox none)", g)
+        self.assertIn("not-enforced: ", g)
+        # the seed is in no student's report
+        for sid in os.listdir(os.path.join(self.out, "students")):
+            self.assertNotIn(seed, util.read(os.path.join(self.out, "students", sid,
+                                                          "report.md")))
+
+    def test_resume_and_refusals(self):
+        before = {s: self.rec(s)["graded_at"] for s in ("correct", "wrong")}
+        rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
+                         "--kit", self.kit, "--sandbox", "none", "--quick"], quiet=False)
+        self.assertEqual(rc, 0, log)
+        self.assertIn("13 students (13 graded before)", log)
+        self.assertEqual({s: self.rec(s)["graded_at"] for s in before}, before)
+        rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
+                         "--kit", self.kit, "--sandbox", "none", "--quick", "--seed", "1"])
+        self.assertEqual(rc, 2)
+        self.assertIn("resuming needs the same seed", log)
+        rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
+                         "--kit", self.kit, "--sandbox", "none"])
+        self.assertEqual(rc, 2)
+        self.assertIn("without --quick", log.replace("with --quick", "without --quick"))
+
+    def test_print_cases(self):
+        from io import StringIO
+        out, sys.stdout = sys.stdout, StringIO()
+        try:
+            rc = schedule.main(["--lab", "99", "--kit", self.kit, "--print-cases", "--seed",
+                                "5"])
+            text = sys.stdout.getvalue()
+        finally:
+            sys.stdout = out
+        self.assertEqual(rc, 0)
+        self.assertTrue(text.startswith("case\tone\t1,2,3\t--size 1x1 --seed "))
+
+
+class GpuLab(Base):
+    lab = "98"
+
+    @classmethod
+    def make_students(cls):
+        s = cls.subs
+        student(s, "correct", ["// v1 correct"])
+        student(s, "token", ["// v1 token"])
+        student(s, "nokernel", ["// v2 nokernel"])
+        student(s, "copies", ["// v3 copies"])
+        student(s, "replay", ["// v2 replay"])
+        student(s, "liar", ["// v3 liar"])
+
+    def test_speed_checks(self):
+        self.assertEqual(self.rc, 0, self.log)
+        r = self.expect("correct", "ok", 24)
+        self.assertEqual(r["variants"][0]["timing"]["clock"], "gpu")
+        r = self.expect("token", "impossible-time", 16)
+        self.assertIn("above the 1 GB/s", r["reason"])
+        self.expect("nokernel", "no-kernel", 16)
+        r = self.expect("copies", "copies-in-launcher", 24)
+        self.assertEqual(r["variants"][2]["perf_pts"], 0.0)
+        self.expect("replay", "replayed", 16)
+        self.expect("liar", "impossible-time", 16)
+
+
+if __name__ == "__main__":
+    unittest.main()
