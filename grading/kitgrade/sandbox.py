@@ -396,7 +396,7 @@ class _RunCgroup:
         if limits.nproc is not None and "pids" in has:
             _write(self._f("pids", "pids.max"), str(int(limits.nproc)))
         if "cpuset" in has:
-            parent = os.path.dirname(self._f("cpuset", "x"))
+            parent = os.path.dirname(self.dirs["" if self.v == 2 else "cpuset"])
             if self.v == 1:
                 _write(self._f("cpuset", "cpuset.mems"), _read(os.path.join(parent, "cpuset.mems")).strip())
             if cpus:

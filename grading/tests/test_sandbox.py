@@ -475,6 +475,16 @@ class RunTest(Base):
         time.sleep(0.1)
         self.assertNothingLeft(token)
 
+    def test_cpus_pin_the_run(self):
+        if len(os.sched_getaffinity(0)) < 2 or 1 not in os.sched_getaffinity(0):
+            self.skipTest("needs CPU 1 and another")
+        self.n += 1
+        log = self.out / "cpus.log"
+        r = self.box.run(["sh", "-c", "grep Cpus_allowed_list /proc/self/status"], cwd=self.box.root,
+                         env=self.env(), limits=Limits(wall_s=10), stdout=log, stderr=log, cpus=[1])
+        self.assertEqual(r.rc, 0)
+        self.assertEqual(log.read_text().split(), ["Cpus_allowed_list:", "1"])
+
     def test_missing_working_folder(self):
         r, out = self.run_sh("true", cwd=self.box.root / "nothing")
         self.assertFalse(r.started)
