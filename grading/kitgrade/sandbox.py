@@ -111,16 +111,6 @@ def _keyed(text: str) -> Dict[str, str]:
     return out
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _kill(pid: int) -> None:
     try:
         os.kill(pid, signal.SIGKILL)
@@ -873,8 +863,9 @@ class Sandbox:
             e["cpu_s"] = "kernel"
         else:
             e["cpu_s"] = "measured"
-            n.append("CPU time: no CPU accounting cgroup here; a run's CPU time is that of the "
-                     "processes it waited for, and a process nobody waits for is not counted")
+            n.append("CPU time: no CPU accounting cgroup here; a run's CPU time is read from its "
+                     "processes every 50 ms (the last moments of a process can be missed, and one "
+                     "that leaves the run unseen is not counted)")
         if self._tmpfs:
             e["disk_mb"] = "kernel"
         else:
@@ -997,7 +988,10 @@ class Box:
         self._lease: Optional[uidpool.Lease] = None
         self._run_lock = threading.Lock()
         if sandbox._pool is not None:
-            self._lease = sandbox._pool.acquire()
+            try:
+                self._lease = sandbox._pool.acquire()
+            except uidpool.UidPoolError as e:
+                raise SandboxError(f"no user id for box '{name}': {e}")
             self.uid, self.gid = self._lease.uid, self._lease.gid
         try:
             self._clear()
@@ -1368,7 +1362,7 @@ class _Run:
                 if self.breach is not None:
                     self._kill_all()
                     break
-                tick = min(tick * 1.5, 0.05 if self.cg else 0.1)
+                tick = min(tick * 1.5, 0.05)
             # killed: wait for it, patiently (a GPU context can take a while to go)
             end = time.monotonic() + 60
             while True:

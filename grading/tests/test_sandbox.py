@@ -238,6 +238,27 @@ class FileTest(Base):
         self.assertEqual(os.stat(victim / "keep" / "file").st_uid, os.geteuid())
         self.assertFalse(self.box.root.exists())
 
+    def test_the_box_root_itself_swapped_for_a_link(self):
+        """A box user cannot rename its root (the parent is the grader's), but if the root were a
+        link, reads, writes and close would refuse it and leave what it names alone."""
+        self.sb._tmpfs = False  # a plain folder can be renamed; a mount point cannot
+        box = self.sb.box("dave", 16)
+        victim = self.tmp / "victim3"
+        victim.mkdir()
+        (victim / "f").write_text("precious\n")
+        os.rename(box.root, str(box.root) + ".old")
+        os.symlink(victim, box.root)
+        self.assertIsNone(box.read_file("f", 100)[0])
+        self.assertIsNone(box.listdir(""))
+        with self.assertRaises(OSError):
+            box.write_file("g", b"x")
+        with self.assertRaises(OSError):
+            box.mkdir("d")
+        box.close()
+        self.assertEqual(sorted(os.listdir(victim)), ["f"])
+        self.assertEqual((victim / "f").read_text(), "precious\n")
+        self.assertFalse(os.path.lexists(box.root))
+
     def test_close_removes_a_tree_the_run_made_unreadable(self):
         r, out = self.run_sh("mkdir -p a/b/c && echo x > a/b/c/f && chmod 000 a/b a && echo ok")
         self.assertIn("ok", out)
@@ -501,7 +522,8 @@ class RunTest(Base):
                 pass
         """, wall_s=60)
         self.assertIsNone(r.breach, r)
-        self.assertGreaterEqual(r.cpu_ms, 250)
+        # without a cgroup, CPU time is sampled: the last 50 ms can be missed
+        self.assertGreaterEqual(r.cpu_ms, 250 if self.sb.enforcement["cpu_s"] == "kernel" else 180)
         self.assertIsNotNone(r.mem_peak_mb)
         self.assertGreaterEqual(r.mem_peak_mb, 15)
 
@@ -662,14 +684,15 @@ class NormalUserTest(unittest.TestCase):
         setpriv = shutil.which("setpriv")
         if not setpriv or not PY:
             self.skipTest("needs setpriv and /usr/bin/python3")
-        env = {"PATH": "/usr/bin:/bin", "KITGRADE_TEST_AS_NOBODY": "1", "LANG": "C.UTF-8", "HOME": "/tmp"}
+        env = {"PATH": "/usr/bin:/bin", "KITGRADE_TEST_AS_NOBODY": "1", "LANG": "C.UTF-8", "HOME": "/tmp",
+               "PYTHONDONTWRITEBYTECODE": "1"}
         p = subprocess.run([setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", PY, "-m",
                             "unittest", "-v", "test_sandbox.FileTest", "test_sandbox.RunTest",
                             "test_sandbox.NoSandboxTest"],
                            cwd=str(Path(__file__).parent), env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=300)
-        sys.stderr.write("\n--- as nobody ---\n" + p.stdout[-6000:] + "--- end ---\n")
-        self.assertEqual(p.returncode, 0, p.stdout[-4000:])
+        self.assertEqual(p.returncode, 0, p.stdout[-6000:])
+        self.assertRegex(p.stdout, r"\nOK")
 
 
 if __name__ == "__main__":
