@@ -152,8 +152,9 @@ def make_pristine(lab, dest, log, env=None, force=False):
     # the kit's libraries and the lab's own objects, once, here; the skeleton built as a proof
     # that the pristine kit builds on its own
     e = make_env(env)
+    libs = ["build/libkit.a"] + (["build/libkitgpu.a"] if lab.gpu else [])
     if _make(["make", "--no-print-directory", "-s", "-C", os.path.join(tmp, "common"),
-              "GRADED=1"], log, e) != 0:
+              "GRADED=1"] + libs, log, e) != 0:
         raise KitError("the kit's library does not build without its reference (see %s)" % log)
     skel = os.path.join(tmp, ".skeleton")
     if _make(["make", "--no-print-directory", "-s", "-C", ldir, "GRADED=1", "O=" + skel,
@@ -185,11 +186,11 @@ def leaks(pristine):
     return ", ".join(sorted(bad))
 
 
-def put_files(box_root, srcs, student_dir, uid, pristine_labdir):
+def put_files(box, srcs, student_dir, pristine_labdir):
     """The student's files into BOX/src (read with no link followed, at most 4 MB each; the
     skeleton's file where one is missing or refused). Notes, one line per file."""
     notes = []
-    fsutil.box_mkdir(box_root, "src", uid=uid)
+    fsutil.bmkdir(box, "src")
     for f in srcs:
         p = os.path.join(student_dir, f) if student_dir else None
         data, note = None, ""
@@ -206,7 +207,7 @@ def put_files(box_root, srcs, student_dir, uid, pristine_labdir):
             note = "%s is missing: the skeleton's %s was used" % (f, f)
         if data is None:
             data = fsutil.read_regular(os.path.join(pristine_labdir, f), MAX_SOURCE) or b""
-        fsutil.box_write(box_root, "src/" + f, data, uid=uid)
+        fsutil.bwrite(box, "src/" + f, data)
         if note:
             notes.append(note)
     if student_dir:
@@ -234,6 +235,7 @@ class BuildResult:
 
 
 def build_argv(lab, pristine, box_root, out="out", extra=()):
+    box_root = str(box_root)
     ldir = os.path.join(pristine, "labs", lab.name)
     return ["make", "--no-print-directory", "-C", ldir, "GRADED=1",
             "O=" + os.path.join(box_root, out), "SRC=" + os.path.join(box_root, "src")] + \
@@ -242,6 +244,7 @@ def build_argv(lab, pristine, box_root, out="out", extra=()):
 
 def clean_log(text, box_root, pristine):
     """A build log with the grader's folders taken out of its paths."""
+    box_root, pristine = str(box_root), str(pristine)
     for p in (os.path.join(box_root, "src") + "/", box_root + "/",
               os.path.join(pristine, "labs") + "/", pristine + "/"):
         text = text.replace(p, "")

@@ -46,7 +46,7 @@ def sanitize(ctx, r, cores):
         argv = build.build_argv(ctx.lab, ctx.pristine, r.box.root, out="asan", extra=[
             "LAB_CFLAGS=-fsanitize=address,undefined -fno-omit-frame-pointer"])
         log = os.path.join(r.sd, "logs", "asan-build.log")
-        res = r.box.run(argv, cwd=r.box.root, env=ctx.env(extra={"HOME": r.box.root}),
+        res = r.box.run(argv, cwd=r.box.root, env=ctx.env(extra={"HOME": str(r.box.root)}),
                         limits=ctx.limits("build"), stdout=log, stderr=log, cpus=cores)
         if res.rc != 0 or res.breach:
             return "the AddressSanitizer build failed (logs/asan-build.log)"

@@ -21,6 +21,21 @@ def make_safe(path):
     return bool(_MAKE_SAFE.match(str(path))) and "/../" not in str(path)
 
 
+def others_reach(path):
+    """Can any user reach PATH (every folder above it searchable by others)? A box's user must,
+    where no sandbox mounts the grader's folders for it."""
+    p = os.path.abspath(str(path))
+    while True:
+        try:
+            if not os.stat(p).st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+        if p == "/":
+            return True
+        p = os.path.dirname(p)
+
+
 def atomic_write(path, data, mode=0o644):
     """Write DATA (str or bytes) to PATH in the grader's own folders: a temporary file in the
     same folder, then a rename, so that a reader sees the old file or the new one."""
@@ -186,3 +201,72 @@ def read_regular(path, max_bytes):
         return data if len(data) <= max_bytes else None
     finally:
         os.close(fd)
+
+
+# ---------------------------------------------------------------------------------------
+# A box's files through the box: its own methods (sandbox.py's Box.mkdir, write_file, remove:
+# no link followed, owned by the box's user), else the functions above.
+
+def bmkdir(box, rel, fresh=False):
+    """Make folder REL in BOX (FRESH: empty); whatever stands in the way on its path (a link,
+    a file the run left) is removed first, never followed. Its path."""
+    parts = _parts(rel)
+    if fresh:
+        bremove(box, rel)
+    if not hasattr(box, "mkdir"):
+        box_mkdir(box.root, rel, uid=box.uid)
+        return os.path.join(str(box.root), *parts)
+    for i in range(1, len(parts) + 1):
+        sub = "/".join(parts[:i])
+        try:
+            box.mkdir(sub)
+        except OSError:
+            box.remove(sub)        # a link or a file in its place: the link itself goes
+            box.mkdir(sub)
+    return os.path.join(str(box.root), *parts)
+
+
+def bwrite(box, rel, data, mode=0o644):
+    """A new file REL in BOX (the box's user reads it; whatever had its name is removed)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    parts = _parts(rel)
+    if len(parts) > 1:
+        bmkdir(box, "/".join(parts[:-1]))
+    if hasattr(box, "write_file"):
+        box.write_file(rel, data, mode)
+    else:
+        box_write(box.root, rel, data, uid=box.uid, mode=mode)
+
+
+def bremove(box, rel):
+    """Remove REL from BOX (a folder with all it holds; a link itself), following no link."""
+    if hasattr(box, "remove"):
+        try:
+            box.remove(rel)
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        except OSError:
+            # a part of the path above REL is a link: what REL names is not the box's to reach
+            pass
+    else:
+        box_remove(box.root, rel)
+
+
+def tampered(why):
+    """Does a failed read's reason say the run put a link (or a second name) in the grader's
+    way?"""
+    w = why or ""
+    return "symbolic link" in w or "(a link?)" in w or "hard link" in w or \
+        "Too many levels" in w or "Not a directory" in w
+
+
+def bexists(box, rel):
+    """Is REL a regular file of BOX (no link followed)?"""
+    parts = _parts(rel)
+    if hasattr(box, "listdir"):
+        names = box.listdir("/".join(parts[:-1]))
+        if names is None or parts[-1] not in names:
+            return False
+    data, why = box.read_file(rel, 0)
+    return data is not None or "more than" in why or "larger than" in why

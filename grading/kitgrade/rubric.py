@@ -458,6 +458,36 @@ def _case_line(rub, kind, name, rest, text, path, n):
     return Template(kind, name, vlist, items, quick, skip, n, False)
 
 
+def _keys(text):
+    return {ln.split("#", 1)[0].split()[0] for ln in text.splitlines()
+            if ln.split("#", 1)[0].split()}
+
+
+def overlay(base, over):
+    """The text of rubric BASE with the keys OVER gives replaced by OVER's lines (a small
+    rubric of limits for the examples, say): every line of a key OVER has is dropped from
+    BASE."""
+    keys = _keys(over)
+    kept = [ln for ln in base.splitlines()
+            if not ln.split("#", 1)[0].split() or ln.split("#", 1)[0].split()[0] not in keys]
+    return "\n".join(kept) + "\n" + over
+
+
+def load(lab_rubric, extra=None):
+    """The rubric of a grading: the lab's, or EXTRA: a whole rubric of its own (with points
+    lines) or lines laid over the lab's."""
+    if not extra:
+        return parse(lab_rubric)
+    with open(extra, encoding="utf-8") as f:
+        text = f.read()
+    if "points" in _keys(text) or not lab_rubric:
+        return parse(extra, text)
+    with open(lab_rubric, encoding="utf-8") as f:
+        base = f.read()
+    rub = parse("%s + %s" % (lab_rubric, extra), overlay(base, text))
+    return rub
+
+
 def cases_tsv(cases):
     """The drawn cases as text: kind, name, variants, arguments (one line each)."""
     return "".join("%s\t%s\t%s\t%s\n" % (c.kind, c.name, ",".join(c.vnames), " ".join(c.args))

@@ -75,6 +75,24 @@ def parse_desc(data):
     return d
 
 
+def rep_key(seed, part, v, k):
+    """The key of timed repetition K of variant V when the grader hands none out (the
+    harness's kit_rep_key, common/spec.c): the content of a correctness run's repetitions."""
+    from .rubric import MASK, Rng
+    h = 1469598103934665603
+    for b in part.encode("utf-8"):
+        h = ((h ^ b) * 1099511628211) & MASK
+    key = Rng(seed ^ h ^ ((v & 0xFFFFFFFF) << 40) ^ (k & 0xFFFFFFFF)).next()
+    return key or 1
+
+
+def case_seed(args):
+    for i in range(len(args) - 1):
+        if args[i] == "--seed":
+            return int(args[i + 1])
+    return 1
+
+
 SIGNAMES = {
     "SIGSEGV": "SIGSEGV, a bad memory access",
     "SIGABRT": "SIGABRT, aborted (often heap corruption found by free)",
@@ -146,6 +164,7 @@ class Runner:
         self.slot, self.cpus = slot, cpus
         self.binary = os.path.join(box.root, "out", ctx.lab.binary)
         self.hung = set()           # variant names that ran past the time limit
+        self.tampered = ""          # why: the run put a link where the grader reads
         self.nodev = False
         self.outcomes = []          # [Outcome]
         self.runs = []              # (log name, wall ms, rc, cpu ms)
@@ -171,11 +190,18 @@ class Runner:
         return res, se
 
     def dump_dir(self, rel, fresh=True):
-        fsutil.box_mkdir(self.box.root, rel, uid=self.box.uid, fresh=fresh)
-        return os.path.join(self.box.root, rel)
+        return fsutil.bmkdir(self.box, rel, fresh=fresh)
+
+    def done_with(self, rel):
+        """A run folder whose outputs are judged: it goes (the box's disk is the student's
+        whole allowance), unless --keep-work."""
+        if not self.ctx.opts.keep_work:
+            fsutil.bremove(self.box, rel)
 
     def desc(self, rel, v):
         data, why = self.box.read_file("%s/v%d.txt" % (rel, v), MAX_DESC)
+        if data is None and fsutil.tampered(why):
+            self.tampered = why
         return parse_desc(data) if data is not None else None
 
     def case_argv(self, case, dump, variants, reps=1):
@@ -189,6 +215,8 @@ class Runner:
         """The checker's verdict on DIR/vV.bin (key 0)."""
         data, why = self.box.read_file("%s/v%d.bin" % (rel, v), self.ctx.max_output(case, v))
         if data is None:
+            if fsutil.tampered(why):
+                self.tampered = why
             return None, why
         tag = "v%d-%s" % (v, case.name) if not case.part else "%s-v%d-%s" % (case.part, v,
                                                                              case.name)
@@ -202,6 +230,30 @@ class Runner:
             fsutil.atomic_write(os.path.join(mdir, tag + ".txt"), verd.listing + "\n")
         return verd, ""
 
+    def check_rep(self, case, v, rel, d):
+        """The run's last repetition (fresh content, its key the harness's own) checked too:
+        why it fails, or ''."""
+        if not d.reps:
+            return "its run reported no repetition"
+        r = d.reps[-1]
+        key = rep_key(case_seed(case.args), case.part, v, r.k)
+        try:
+            said = int(r.key, 16)
+        except ValueError:
+            said = -1
+        if said != key:
+            return "repetition %d ran on content it was not given (key %s)" % (r.k, r.key[:16])
+        data, why = self.box.read_file("%s/v%d.r%d.bin" % (rel, v, r.k),
+                                       self.ctx.max_output(case, v))
+        if data is None:
+            return "the output of repetition %d cannot be read (%s)" % (r.k, why)
+        verd = check.compare(self.ctx.checker, case.part, v, key, case.args, data,
+                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)))
+        if verd.status != "pass":
+            return "its first output passed, but its output for fresh content (repetition %d) " \
+                   "is wrong (%s): a result kept from an earlier input?" % (r.k, verd.detail)
+        return ""
+
     def classify(self, case, v, rel, res, errfile, alone):
         """(status, reason, verdict) of variant V of CASE from the run that wrote REL."""
         o = self.ctx.output_of(case, v)
@@ -210,18 +262,27 @@ class Runner:
         d = self.desc(rel, v)
         sig = res.signal if res is not None and res.breach is None else None
         breach = res.breach if res is not None else None
+        if d is None and self.tampered:
+            return "forbidden", "its run put a link where the grader reads its results, " \
+                                "which the grader does not follow (%s)" % self.tampered, None
         if d is not None and d.status == "ok":
             verd, why = self.verdict(case, v, rel)
             if verd is None:
+                if fsutil.tampered(why):
+                    return "forbidden", "its output is a link, which the grader does not " \
+                                        "follow (%s)" % why, None
                 return "no-output", "its output cannot be read (%s)" % why, None
             if alone and sig:
                 return "crash", "crashed (%s) after its output (%s)" % (signame(sig),
                                                                        verd.status), verd
             if alone and breach:
                 return breach, self.breach_reason(breach, "after its output"), verd
-            if verd.status == "pass":
-                return "pass", "", verd
-            return "wrong", verd.detail, verd
+            if verd.status != "pass":
+                return "wrong", verd.detail, verd
+            why = self.check_rep(case, v, rel, d)
+            if why:
+                return "replayed", why, verd
+            return "pass", "", verd
         if d is not None and d.status == "not-implemented":
             return "not-implemented", "returned KIT_NOT_IMPLEMENTED", None
         if d is not None and d.status == "unsupported":
@@ -288,8 +349,7 @@ class Runner:
         for c in cases:
             dump = self.dump_dir("run/" + c.name)
             lines.append("\t".join(self.case_argv(c, dump, "all")))
-        fsutil.box_write(self.box.root, "run/cases.txt", "\n".join(lines) + "\n",
-                         uid=self.box.uid)
+        fsutil.bwrite(self.box, "run/cases.txt", "\n".join(lines) + "\n")
         scale = max(1.0, len(cases) / 2.0)
         res, err = self.run([self.binary, "--quiet", "--cases",
                              os.path.join(self.box.root, "run/cases.txt")], "together",
@@ -310,6 +370,8 @@ class Runner:
         ok = res.rc in OK_RCS and res.breach is None and res.signal is None and stop is None
         timed_out = res.breach == "timeout"
         if not ok and not timed_out:
+            for c in cases:
+                self.done_with("run/" + c.name)
             return set()
         done = set()
         for c in cases:
@@ -317,7 +379,11 @@ class Runner:
                 break
             for v in c.variants:
                 self.settle(c, v, "run/" + c.name, res, err, False)
+            self.done_with("run/" + c.name)
             done.add(c.name)
+        for c in cases:
+            if c.name not in done:
+                self.done_with("run/" + c.name)
         return done
 
     def one_case(self, c):
@@ -348,6 +414,7 @@ class Runner:
             if ok:
                 for v in run:
                     self.settle(c, v, rel, res, err, False)
+                self.done_with(rel)
                 return
             # After a hang, what finished before it stands and the first variant without its
             # description is the one that hung. After an error or a crash, a variant whose
@@ -374,6 +441,7 @@ class Runner:
                                                      verd.diff if verd else ""))
                         continue
                 alone.append(v)
+            self.done_with(rel)
         for v in alone:
             r2 = "%s-v%d" % (rel, v)
             dump = self.dump_dir(r2)
@@ -382,6 +450,7 @@ class Runner:
             if res.rc == 77 and res.breach is None and self.desc(r2, v) is None:
                 self.nodev = True
             self.settle(c, v, r2, res, err, True)
+            self.done_with(r2)
 
 
 def _fmt(x):

@@ -32,6 +32,7 @@ class Grading:
         self.gpus = Gpus(ctx.slots, share=max(2, jobs))
         self.ref_ready = threading.Event()
         self.ref_box = None
+        self.ref_boxes = {}         # timing slot -> a box holding a copy of the reference
         self.fatal = None
         self.lock = threading.Lock()
         self.boxes = set()
@@ -74,23 +75,22 @@ class Grading:
     def build(self, box, src_dir, sd, cores):
         """(BuildResult, file notes) of one submission (or of the reference)."""
         ctx = self.ctx
-        notes = build.put_files(box.root, ctx.lab.srcs, src_dir, box.uid,
+        notes = build.put_files(box, ctx.lab.srcs, src_dir,
                                 os.path.join(ctx.pristine, "labs", ctx.lab.name))
         log = os.path.join(sd, "build.log")
         t0 = time.monotonic()
         res = box.run(build.build_argv(ctx.lab, ctx.pristine, box.root), cwd=box.root,
-                      env=ctx.env(extra={"HOME": box.root}), limits=ctx.limits("build"),
+                      env=ctx.env(extra={"HOME": str(box.root)}), limits=ctx.limits("build"),
                       stdout=log, stderr=log, cpus=cores)
         br = build.BuildResult(ms=(time.monotonic() - t0) * 1000.0)
         text = build.clean_log((fsutil.read_regular(log, 16 << 20) or b"").decode(
-            "utf-8", "replace"), box.root, ctx.pristine)
+            "utf-8", "replace"), str(box.root), ctx.pristine)
         fsutil.atomic_write(log, text)
         br.warnings = [ln for ln in text.splitlines() if "warning" in ln][:5]
-        exe, _ = box.read_file("out/" + ctx.lab.binary, 1)
         if res.breach:
             lim = ctx.rub.limits["build"] if res.breach == "timeout" else ctx.limit_value(res.breach)
             br.status, br.reason = res.breach, build.breach_reason("the build", res.breach, lim)
-        elif res.rc != 0 or (exe is None and not _exists(box, "out/" + ctx.lab.binary)):
+        elif res.rc != 0 or not fsutil.bexists(box, "out/" + ctx.lab.binary):
             br.status, br.reason = "failed", build.compile_reason(text, res.rc)
         else:
             why = build.forbidden(box, ctx.lab, "out", ctx.tmp)
@@ -206,6 +206,23 @@ class Grading:
             if box is not None:
                 self.close_box(box)
 
+    def ref_box_for(self, slot):
+        """The reference's box for one timing slot (a box runs one command at a time, and the
+        slots time at once): a copy of the reference's binary in a box of its own."""
+        key = "-".join(str(x) for x in slot) if isinstance(slot, (list, tuple)) else str(slot)
+        with self.lock:
+            box = self.ref_boxes.get(key)
+        if box is not None:
+            return box
+        data, why = self.ref_box.read_file("out/" + self.ctx.lab.binary, 1 << 30)
+        if data is None:
+            raise RuntimeError("the reference's binary cannot be read: " + why)
+        box = self.open_box("reference-" + key)
+        fsutil.bwrite(box, "out/" + self.ctx.lab.binary, data, mode=0o755)
+        with self.lock:
+            self.ref_boxes[key] = box
+        return box
+
     def timed(self, r, tag):
         """{variant name: VarTiming} of the variants that earned a timed run."""
         ctx = self.ctx
@@ -225,7 +242,8 @@ class Grading:
                 with (self.gpus.alone() if ctx.slots else _null()) as slot:
                     self.count("timing", 1)
                     try:
-                        t = Timer(ctx, r, self.ref_box, tag, slot=slot,
+                        key = slot if slot is not None else (cs if ctx.clock != "wall" else "all")
+                        t = Timer(ctx, r, self.ref_box_for(key), tag, slot=slot,
                                   cpus=cs if ctx.clock != "wall" else None)
                         for v, vt in t.time_variants(case, vs).items():
                             timings[rubric.vname(case.part, v)] = vt
@@ -296,22 +314,6 @@ class Grading:
                     self.progress()
         ref.join()
 
-    def stop_all(self):
-        self.ctx.stop.set()
-        self.ref_ready.set()
-        with self.lock:
-            boxes = list(self.boxes)
-        for b in boxes:
-            try:
-                b.close()
-            except Exception:
-                pass
-
-
-def _exists(box, rel):
-    data, why = box.read_file(rel, 1)
-    return data is not None or "large" in why or "size" in why
-
 
 def _int(x):
     return int(x) if x is not None else None
@@ -334,13 +336,18 @@ class _null:
 
 
 def sandbox_words(ctx, mode):
-    kind = getattr(ctx.sandbox, "kind", None) or getattr(ctx.sandbox, "mode", mode)
+    """(the sandbox's kind, the warning when there is none); the sandbox's own sentence about
+    it leaves ctx.notes (the rest say what is not enforced here)."""
+    kind = getattr(ctx.sandbox, "kind", None) or mode
     if kind != "none":
         return kind, ""
-    why = "no sandbox (--sandbox none)" if mode == "none" else \
-        "no sandbox: bubblewrap is missing or does not work here"
-    note = why + ": submissions run with the limits only; they can read every file this user " \
-                 "can (the solutions too), reach the network and write outside their folder"
+    note = next((n for n in ctx.notes if n.startswith("no sandbox")), None)
+    if note is None:
+        note = ("no sandbox (--sandbox none)" if mode == "none" else "no sandbox (bubblewrap is "
+                "missing or does not work here)") + ": a run sees every file this user can " \
+            "read (solutions included), can reach the network and write outside its folder"
+    else:
+        ctx.notes.remove(note)
     return "none", note
 
 
@@ -433,7 +440,10 @@ def _grade(ctx, state, started, subs, tools, holds):
         say("no student folders in %s" % subs)
 
     def on_signal(signum, frame):
-        g.stop_all()
+        # the runs under way die with the grader (the sandbox ties them to it); their
+        # students have no results.json yet and are graded again by the next run
+        ctx.stop.set()
+        g.ref_ready.set()
         raise KeyboardInterrupt
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     interrupted = False
@@ -445,15 +455,17 @@ def _grade(ctx, state, started, subs, tools, holds):
     finally:
         for s, h in old.items():
             signal.signal(s, h)
-    if g.ref_box is not None:
-        g.close_box(g.ref_box)
+    if not interrupted:
+        for b in list(g.ref_boxes.values()) + ([g.ref_box] if g.ref_box else []):
+            g.close_box(b)
     if sys.stderr.isatty() and not opts.quiet:
         sys.stderr.write("\n")
     write_outputs(g, ctx, txt)
     if interrupted:
         say("interrupted: %d of %d graded; run the same command again to resume"
             % (g.done, g.total))
-        return 1
+        sys.stderr.flush()
+        os._exit(1)
     if g.fatal:
         say(g.fatal)
         return 1

@@ -46,6 +46,9 @@ def variant_points(rub, name, outcomes, timing):
     fails = [o for o in mine if o.status != "pass"]
     if fails:
         status = worst(o.status for o in fails)
+    speed = [o for o in fails if o.status in SPEED]
+    if speed:
+        penalty = rub.penalty.get(speed[0].status, "perf")
     if timing is not None and timing.status not in ("ok", "not-timed"):
         status = worst([status, timing.status])
         if timing.status in SPEED:

@@ -164,7 +164,7 @@ def grading_txt(ctx, state, subs, sandbox_line, started):
     lines = [
         "lab: %s" % ctx.lab.nn, "seed: %d" % ctx.seed, "quick: %d" % (1 if q.quick else 0),
         "rubric: %s" % ctx.rub.path,
-        "rubric-sha256: %s" % _sha(ctx.rub.path),
+        "rubric-sha256: %s" % _sha(ctx.rub.path.split(" + ")),
         "kit-commit: %s" % _commit(ctx.lab.kit),
         "started: %s" % (state.get("started") or started),
         "last-run: %s" % time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
@@ -204,10 +204,13 @@ def _shq(s):
         else s
 
 
-def _sha(path):
+def _sha(paths):
     import hashlib
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()[:16]
+    h = hashlib.sha256()
+    for p in paths:
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
 
 
 def _commit(kit):
@@ -228,14 +231,19 @@ def prepare(opts):
         lab = build.find_lab(kit, opts.lab)
     except (build.KitError, OSError) as e:
         raise Fatal(str(e))
-    rpath = os.path.abspath(opts.rubric) if opts.rubric else \
-        os.path.join(kit, "grading", "rubrics", "lab%s.rubric" % lab.nn)
+    rpath = os.path.join(kit, "grading", "rubrics", "lab%s.rubric" % lab.nn)
+    extra = os.path.abspath(opts.rubric) if opts.rubric else None
+    if extra and not os.path.isfile(extra):
+        raise Fatal("no rubric %s" % extra)
     if not os.path.isfile(rpath):
-        raise Fatal("lab %s has no rubric (%s)" % (lab.nn, rpath))
+        if not extra:
+            raise Fatal("lab %s has no rubric (%s)" % (lab.nn, rpath))
+        rpath = None
     try:
-        rub = rubric.parse(rpath)
+        rub = rubric.load(rpath, extra)
     except (rubric.RubricError, OSError, UnicodeDecodeError) as e:
         raise Fatal(str(e))
+    rpath = rub.path
     if opts.print_cases:
         if opts.seed is None:
             raise Fatal("--print-cases needs --seed")
@@ -261,7 +269,7 @@ def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
     seed, resumed = choose_seed(opts, state, lab.nn)
     started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     priv = None
-    if fsutil.make_safe(out):
+    if fsutil.make_safe(out) and (os.geteuid() != 0 or fsutil.others_reach(out)):
         base = out
     else:
         priv = tempfile.mkdtemp(prefix="kitgrade-")
@@ -318,6 +326,13 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
 
 def finish_setup(ctx, tools, mode):
     """The sandbox, the pristine kit, the ceilings and the holds (after prepare)."""
+    try:
+        build.make_pristine(ctx.lab, ctx.pristine, os.path.join(ctx.out, "pristine.log"),
+                            env={"CUDA_ARCH": ctx.cuda_arch} if ctx.cuda_arch else None,
+                            force=ctx.opts.force)
+    except build.KitError as e:
+        log = (fsutil.read_regular(os.path.join(ctx.out, "pristine.log"), 1 << 20) or b"")
+        raise Fatal("%s\n%s" % (e, log.decode("utf-8", "replace")[-3000:]), 1)
     from .sandbox import Sandbox
     ro = [ctx.pristine]
     deps = os.path.join(ctx.lab.kit, ".deps")
@@ -335,13 +350,6 @@ def finish_setup(ctx, tools, mode):
         raise Fatal(str(e))
     ctx.sandbox = sb
     ctx.notes += list(getattr(sb, "notes", []) or [])
-    try:
-        build.make_pristine(ctx.lab, ctx.pristine, os.path.join(ctx.out, "pristine.log"),
-                            env={"CUDA_ARCH": ctx.cuda_arch} if ctx.cuda_arch else None,
-                            force=ctx.opts.force)
-    except build.KitError as e:
-        log = (fsutil.read_regular(os.path.join(ctx.out, "pristine.log"), 1 << 20) or b"")
-        raise Fatal("%s\n%s" % (e, log.decode("utf-8", "replace")[-3000:]), 1)
     lib = os.path.join(ctx.pristine, "common", "build", "libkitcupti.so")
     if not os.path.isfile(lib):
         lib = os.path.join(ctx.pristine, ".grader", "libkitcupti.so")

@@ -94,8 +94,7 @@ class Timer:
         ctx = self.ctx
         box = self.stu.box if who == "student" else self.ref_box
         rel = "time/%s-%s-%s-p%d" % (self.tag, case.name, who, pair)
-        dump = os.path.join(box.root, rel)
-        fsutil.box_mkdir(box.root, rel, uid=box.uid, fresh=True)
+        dump = fsutil.bmkdir(box, rel, fresh=True)
         varg = varg or (",".join(str(v) for v in vs) if len(vs) > 1 else str(vs[0]))
         nv = len(ctx.info.part_variants(case.part)) if varg == "all" else len(vs)
         srv = KeyServer(nv * self.reps)
@@ -134,16 +133,18 @@ class Timer:
             data = fsutil.read_regular(cpath, 512 << 20)
             os.unlink(cpath)
             trace = cupti.parse(data.decode("utf-8", "replace")) if data else cupti.Trace()
-        descs = {}
+        descs, whys = {}, {}
         for v in vs:
-            data, _ = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
+            data, whys[v] = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
             from .run import parse_desc
             descs[v] = parse_desc(data) if data is not None else None
-        return TimedRun(who, box, rel, res, srv, trace, descs, end_ns)
+        run = TimedRun(who, box, rel, res, srv, trace, descs, end_ns)
+        run.whys = whys
+        return run
 
     def discard(self, run):
         if not self.ctx.opts.keep_work:
-            fsutil.box_remove(run.box.root, run.rel)
+            fsutil.bremove(run.box, run.rel)
 
     # ---------------------------------------------------------------- checks
     def verify(self, run, case, v, check_outputs):
@@ -159,6 +160,10 @@ class Timer:
             vc.status, vc.reason = st, why
             return vc
 
+        why = getattr(run, "whys", {}).get(v, "")
+        if d is None and fsutil.tampered(why):
+            return bad("forbidden", "its timed run put a link where the grader reads its "
+                                    "results, which the grader does not follow (%s)" % why)
         if d is None or d.status != "ok":
             if res.breach:
                 return bad(res.breach, "in its timed run: " + self.stu.breach_reason(res.breach))
@@ -259,6 +264,9 @@ class Timer:
                                           self.ctx.max_output(case, v))
             vc.checked.append(k)
             if data is None:
+                if fsutil.tampered(why):
+                    return ("forbidden", "the output of repetition %d is a link, which the "
+                                         "grader does not follow (%s)" % (k, why))
                 return ("no-output", "the output of repetition %d cannot be read (%s)" % (k, why))
             verd = check.compare(self.ctx.checker, case.part, v, _key_int(r.key), case.args,
                                  data, cache=None, tol=self.ctx.tol(vname(case.part, v)))

@@ -76,7 +76,10 @@ class Lab(util.TempCase):
         util.put(os.path.join(skel, "c.c"), "skeleton c")
         util.put(os.path.join(stu, "a.c"), "mine")
         os.symlink(secret, os.path.join(stu, "b.c"))
-        notes = build.put_files(box, ["a.c", "b.c", "c.c"], stu, None, skel)
+        class Box:
+            root = box
+            uid = None
+        notes = build.put_files(Box, ["a.c", "b.c", "c.c"], stu, skel)
         rd = lambda f: util.read(os.path.join(box, "src", f))  # noqa: E731
         self.assertEqual((rd("a.c"), rd("b.c"), rd("c.c")), ("mine", "skeleton b", "skeleton c"))
         self.assertEqual(notes[:3], ["a.c: used",
@@ -85,7 +88,7 @@ class Lab(util.TempCase):
         self.assertIn("sub/notes.txt: ignored (only a.c b.c c.c are graded)", notes)
         with open(os.path.join(stu, "a.c"), "wb") as f:
             f.write(b"x" * (build.MAX_SOURCE + 1))
-        self.assertIn("larger than 4 MB", build.put_files(box, ["a.c"], stu, None, skel)[0])
+        self.assertIn("larger than 4 MB", build.put_files(Box, ["a.c"], stu, skel)[0])
 
     def test_compile_reason_keeps_quotes(self):
         log = ("make: Entering\nconv.c:12:5: error: ‘ext_row’ undeclared (first use)\n"

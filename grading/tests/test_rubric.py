@@ -162,6 +162,21 @@ class NewForm(unittest.TestCase):
         self.assertEqual(r.perf_pairs, (3, 6))
 
 
+class Overlay(util.TempCase):
+    def test_limits_laid_over_the_labs(self):
+        base = self.write("lab.rubric", OLD + "limits build=120 run=20 nproc=128\n")
+        over = self.write("small", "# small limits\nlimits run=10 memory_mb=384\n")
+        r = rubric.load(base, over)
+        self.assertEqual(r.limits["run"], 10)
+        self.assertEqual(r.limits["memory_mb"], 384)
+        self.assertEqual(r.limits["nproc"], 256)      # the lab's line is gone: the default
+        self.assertEqual(r.max_points(), 50)
+        self.assertEqual(len(r.templates), 8)
+        self.assertIn(" + ", r.path)
+        whole = self.write("whole", "points 1 1 0\ncase x all --a\n")
+        self.assertEqual(rubric.load(base, whole).max_points(), 1)
+
+
 class SpeedCurve(unittest.TestCase):
     def setUp(self):
         self.r = rubric.parse("x", "points 1 1 1\nperf_scale 0.8:1 0.6:0.6 0.4:0.3\n"

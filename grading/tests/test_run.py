@@ -5,7 +5,7 @@ import unittest
 
 import util
 from kitgrade.labinfo import Output
-from kitgrade.run import Runner, parse_desc, signame
+from kitgrade.run import Runner, case_seed, parse_desc, rep_key, signame
 
 INFO = {"lab": "99", "parts": [{"name": "", "variants": [{"id": 1}, {"id": 2}, {"id": 3}]}]}
 RUB = "points 1 1 0\npoints 2 1 0\npoints 3 1 0\nlimits run=7 nproc=5\ncase a all --size 4x4\n"
@@ -52,10 +52,14 @@ class Classify(util.TempCase):
         r = Runner(self.ctx, box, os.path.join(self.tmp, "sd"), is_ref=is_ref)
         return r.classify(self.ctx.cases[0], v, "run/a", res, self.err, alone)[:2]
 
+    def ok(self, v=1, key=None):
+        k = rep_key(case_seed(self.ctx.cases[0].args), "", v, 1) if key is None else key
+        return ("status ok\nrep 1 %016x 1 2 0.1 0.1\n" % k).encode()
+
     def test_statuses(self):
-        ok = b"status ok\n"
-        self.assertEqual(self.outcome({"run/a/v1.txt": ok, "run/a/v1.bin": b"good"}, Res()),
-                         ("pass", ""))
+        ok = self.ok()
+        good = {"run/a/v1.txt": ok, "run/a/v1.bin": b"good", "run/a/v1.r1.bin": b"good"}
+        self.assertEqual(self.outcome(good, Res()), ("pass", ""))
         self.assertEqual(self.outcome({"run/a/v1.txt": ok, "run/a/v1.bin": b"baad"}, Res())[0],
                          "wrong")
         self.assertEqual(self.outcome({"run/a/v1.txt": ok}, Res())[0], "no-output")
@@ -76,9 +80,20 @@ class Classify(util.TempCase):
                          "memory-limit")
         self.assertEqual(self.outcome({}, Res(rc=77)), ("skipped", "no CUDA device here"))
         self.assertEqual(self.outcome({"run/a/v1.txt": b"what\n"}, Res())[0], "no-output")
-        st, _ = self.outcome({"run/a/v1.txt": ok, "run/a/v1.bin": b"good"}, Res(signal=6),
-                             alone=True)
+        st, _ = self.outcome(good, Res(signal=6), alone=True)
         self.assertEqual(st, "crash")
+
+    def test_fresh_content_checked_too(self):
+        files = {"run/a/v1.txt": self.ok(), "run/a/v1.bin": b"good", "run/a/v1.r1.bin": b"old"}
+        st, why = self.outcome(files, Res())
+        self.assertEqual(st, "replayed")
+        self.assertIn("output for fresh content (repetition 1) is wrong", why)
+        files = {"run/a/v1.txt": self.ok(key=5), "run/a/v1.bin": b"good",
+                 "run/a/v1.r1.bin": b"good"}
+        self.assertIn("content it was not given", self.outcome(files, Res())[1])
+        self.assertEqual(self.outcome({"run/a/v1.txt": b"status ok\n", "run/a/v1.bin": b"good"},
+                                      Res())[0], "replayed")
+        self.assertEqual("%016x" % rep_key(5, "", 2, 1), "83767722415c39c9")   # lab01-ref's
 
     def test_unsupported_is_the_references_call(self):
         un = {"run/a/v2.txt": b"status unsupported\n"}

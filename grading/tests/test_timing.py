@@ -200,7 +200,7 @@ class Pairs(util.TempCase):
     def inject(self, ref_ms, stu_ms, stu_status=None):
         it = {"reference": iter(ref_ms), "student": iter(stu_ms)}
 
-        def process(who, case, vs, pair):
+        def process(who, case, vs, pair, varg=None):
             self.order.append(who)
             return timing.TimedRun(who, None, "x", Res(), None, None, {}, 0)
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The fake lab's "binary": the grading mode of the harness (DESIGN.md) in a few lines, with
-behaviours taken from comment lines of the student's fake.c beside it:
+behaviours taken from comment lines of the student's fake.c:
 
     // vN correct | wrong | notimpl | crash | hang | replay | unsupported | error
     // vN slow F            (F times the work)     // vN fork        (a process left behind)
     // vN token | nokernel | copies | liar        (GPU records: a token kernel, no kernel,
                                                    a copy in the launcher, a lying time)
     // exit0                (print PASS and leave at once)
+The build puts the student's fake.c in the script as FAKE_C (common/lab.mk).
 The output of variant v for content `key` is the one fakecheck.py expects. GPU activity
 records (KIT_CUPTI_FD) are written as the injection library would.
 """
@@ -22,7 +23,7 @@ GPU = os.path.basename(sys.argv[0]) == "lab98"
 
 def behaviours():
     b, flags, comment = {}, set(), False
-    for ln in open(os.path.join(HERE, "fake.c")).read().splitlines():
+    for ln in FAKE_C.splitlines():
         if ln.strip() in ("/* >>> STUDENT", "<<< STUDENT */"):
             comment = ln.strip() == "/* >>> STUDENT"
             continue
@@ -43,6 +44,16 @@ def expected(w, h, seed, v, key):
         out += hashlib.sha256(("%d|%d|%d|%d|%d" % (w, h, seed, v, key + i)).encode()).digest()
         i += 1 << 32
     return out[:n]
+
+
+def rep_key(seed, v, k):
+    """kit_rep_key of common/spec.c for a part named ''."""
+    m = (1 << 64) - 1
+    s = (seed ^ 1469598103934665603 ^ (v << 40) ^ k) & m
+    s = (s + 0x9E3779B97F4A7C15) & m
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+    return (z ^ (z >> 31)) or 1
 
 
 def burn(ms):
@@ -136,7 +147,7 @@ def one(o, beh, cup):
                     sys.exit(3)
                 key = int(line[1], 16)
             else:
-                key = (o["seed"] * 1000003 + v * 101 + k) & ((1 << 64) - 1) or 1
+                key = rep_key(o["seed"], v, k)
             l0 = time.monotonic_ns()
             burn(work)
             if "fork" in acts and os.fork() == 0:

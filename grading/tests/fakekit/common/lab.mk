@@ -1,5 +1,5 @@
 # The fake kit's build rules: GRADED=1 O=DIR SRC=DIR, as the real lab.mk (DESIGN.md "Building").
-# The "binary" is the fake harness (a Python script) with the student's fake.c beside it; the
+# The "binary" is the fake harness (a Python script) with the student's fake.c in it; the
 # object is real (gcc -c), so that the grader's nm check has something to read.
 KIT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 O ?= .
@@ -9,7 +9,7 @@ $(BIN): $(O)/$(BIN)
 $(O)/$(BIN): $(SRC)/fake.c $(KIT)/common/fakeharness.py
 	@mkdir -p $(O)/build/skel
 	gcc -c -x c $(SRC)/fake.c -o $(O)/build/skel/fake.c.o
-	cp $(SRC)/fake.c $(O)/fake.c
-	cp $(KIT)/common/fakeharness.py $@
+	{ echo '#!/usr/bin/env python3'; echo 'FAKE_C = r"""'; cat $(SRC)/fake.c; echo '"""'; \
+	  cat $(KIT)/common/fakeharness.py; } > $@
 	chmod +x $@
 .PHONY: $(BIN)
