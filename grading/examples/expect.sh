@@ -2,9 +2,12 @@
 # grading/examples/expect.sh NN OUT [NAME...] - compare the grading in OUT of lab NN's example
 # submissions with what each example's EXPECT file says (all examples graded in OUT, or the
 # NAMEs). Prints "ok NAME" or "FAIL NAME: why" per example; exit 1 when one fails.
-# EXPECT keys: status S[|S...], correctness N or A..B, total A..B, perf-vN P (that variant's
-# performance points), reason TEXT, files TEXT, log TEXT (in a run's output), nolog TEXT,
-# log_mismatch TEXT (in a mismatch list), status-sanitize S (checked by the --sanitize tests).
+# EXPECT keys: status S[|S...], correctness N or A..B, total A..B, perf-vN P or A..B (that
+# variant's performance points; N is a variant's name: 3, or strip:3 in a lab of parts),
+# timing-vN S[|S...] (what its timed runs showed: ok, replayed, no-kernel, impossible-time,
+# copies-in-launcher, extra-processes, unverified, forbidden, ...), reason TEXT, files TEXT,
+# log TEXT (in a run's output), nolog TEXT, log_mismatch TEXT (in a mismatch list),
+# status-sanitize S (checked by the --sanitize tests).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 2 ] || { echo "usage: $0 NN OUT [NAME...]" >&2; exit 2; }
@@ -31,8 +34,12 @@ for name in "${names[@]}"; do
                 status) [[ "|$val|" == *"|$st|"* ]] || why="status $st, expected $val" ;;
                 correctness) in_range "$corr" "$val" || why="correctness $corr, expected $val" ;;
                 total) in_range "$tot" "$val" || why="total $tot, expected $val" ;;
-                perf-v*) awk -F'\t' -v v="${key#perf-v}" -v p="$val" '$1 == v { f = ($5 == p) } END { exit !f }' \
-                    "$sd/score.tsv" || why="$key is not $val" ;;
+                perf-v*)
+                    p=$(awk -F'\t' -v v="${key#perf-v}" '$1 == v { print $5 }' "$sd/score.tsv")
+                    { [ -n "$p" ] && in_range "$p" "$val"; } || why="$key is ${p:-missing}, expected $val" ;;
+                timing-v*)
+                    t=$(awk -F'\t' -v v="${key#timing-v}" '$1 == v { s = $5; sub(/:.*/, "", s); print s }' "$sd/perf.tsv")
+                    [[ "|$val|" == *"|${t:-none}|"* ]] || why="$key is ${t:-none}, expected $val" ;;
                 reason) [[ "$reason" == *"$val"* ]] || why="the reason lacks '$val'" ;;
                 files) grep -qF -- "$val" "$sd/files.txt" || why="files.txt lacks '$val'" ;;
                 log) grep -rqF -- "$val" "$sd/logs" || why="no log says '$val'" ;;

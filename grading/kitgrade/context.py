@@ -24,6 +24,7 @@ class Ctx:
     checker: str
     cache: str                        # the checker's reference cache (OUT/.cache)
     tmp: str                          # the grader's scratch folder (never seen by a box)
+    tools: str = ""                   # the grader's programs (grading/build)
     sandbox: object = None
     clock: str = "cpu"                # cpu | wall | gpu
     cupti_lib: Optional[str] = None   # the injection library, inside the pristine kit

@@ -1,12 +1,19 @@
 """The key channel of a timed run (`--ctl IN,OUT`, DESIGN.md "The grading mode of the
 harness"): before timed repetition K of variant V the harness writes `rep V K` and reads one
-line `key HEX`. The grader draws each key at that moment (secrets, 64 bits, never 0), records
-it with the time it was handed out (CLOCK_MONOTONIC ns, the clock of the launch windows), and
-refuses anything else on the channel."""
+line `key HEX`. The grader draws each key at that moment (64 random bits, never 0), records it
+with the times it was asked for and handed out (CLOCK_MONOTONIC ns, the clock of the launch
+windows), and refuses anything else on the channel.
+
+The answering is done by build/keyserve (grading/keyserve.c), a process of its own, so that it
+takes microseconds whatever the grader's threads are busy with: the times between requests
+time a CPU variant. Without it, a thread of the grader answers (slower to answer: timings
+are then noisier)."""
 import os
 import re
 import secrets
 import select
+import subprocess
+import tempfile
 import threading
 import time
 from typing import Dict, List, Tuple
@@ -15,9 +22,14 @@ _REQ = re.compile(r"^rep (\S+) (\d+)$")
 
 
 class KeyServer:
-    """Serve keys to one run while it lasts (a thread)."""
+    """Serve keys to one run while it lasts (build/keyserve, else a thread)."""
 
-    def __init__(self, max_requests):
+    def __new__(cls, max_requests, helper=None, tmp=None):
+        if cls is KeyServer and helper and os.path.isfile(helper):
+            return object.__new__(HelperKeyServer)
+        return object.__new__(cls)
+
+    def __init__(self, max_requests, helper=None, tmp=None):
         self.key_r, self.key_w = os.pipe()     # grader -> harness (the harness's IN)
         self.req_r, self.req_w = os.pipe()     # harness -> grader (the harness's OUT)
         self.max = max_requests
@@ -103,3 +115,44 @@ class KeyServer:
             if (rv, rk) == (v, k) and i + 1 < len(self.requests):
                 return self.requests[i + 1][2]
         return None
+
+
+class HelperKeyServer(KeyServer):
+    """The same, answered by build/keyserve; its log read when the run is over."""
+
+    def __init__(self, max_requests, helper=None, tmp=None):
+        KeyServer.__init__(self, max_requests)
+        self.helper = helper
+        fd, self.log = tempfile.mkstemp(prefix="keys-", dir=tmp)
+        self.logfd = fd
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            [self.helper, str(self.req_r), str(self.key_w), str(self.logfd), str(self.max)],
+            pass_fds=(self.req_r, self.key_w, self.logfd), stdin=subprocess.DEVNULL)
+        for fd in (self.req_r, self.key_w, self.logfd):
+            os.close(fd)
+        self.req_r = self.key_w = self.logfd = -1
+
+    def finish(self):
+        for fd in (self.key_r, self.req_w):
+            if fd >= 0:
+                os.close(fd)
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        with open(self.log, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        os.unlink(self.log)
+        for ln in text.splitlines():
+            t = ln.split()
+            if t[:1] == ["rep"] and len(t) == 6:
+                v, k = t[1], int(t[2])
+                self.requests.append((v, k, int(t[4])))
+                self.keys[(v, k)] = (t[3], int(t[5]))
+            elif t[:1] == ["broken"] and not self.broken:
+                self.broken = ln[7:]

@@ -315,6 +315,7 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
               pristine=os.path.join(base, "pristine"), checker=checker,
               cache=os.path.join(out, ".cache"), tmp=tmp, cuda_arch=arch or "")
     ctx.clock = rub.perf_clock or ("gpu" if lab.gpu else "cpu")
+    ctx.tools = tools
     ctx.run_timeout = float(opts.timeout or rub.limits["run"])
     ctx.outputs = describe_cases(ctx)
     if opts.force:

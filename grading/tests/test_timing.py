@@ -53,14 +53,15 @@ class Stu:
 
 
 def run_of(v, reps=3, keys=None, kernels=(2, 30000), copies=False, outputs=True,
-           key_ok=True, window_ok=True, gpu=True, extra=0, cpu_ms=0.0, self_ms=1.0):
-    """A TimedRun of variant V: repetition k's window [k*1e6, k*1e6 + 1e5], keys handed at
-    k*1e6 - 1000, the next asked at (k+1)*1e6 - 2000."""
+           key_ok=True, window_ok=True, gpu=True, extra=0, cpu_ms=0.0, self_ms=1.0,
+           gap=1000000):
+    """A TimedRun of variant V: repetition k's window [k*gap, k*gap + 1e5], its key asked at
+    k*gap - 1100 and handed at k*gap - 1000."""
     keys_d, reqs, lines, files = {}, [], [], {}
     recs = []
     for k in range(1, reps + 1):
         key = "%016x" % (0x1000 + k)
-        t = k * 1000000
+        t = k * gap
         keys_d[(str(v), k)] = (key, t - 1000)
         reqs.append((str(v), k, t - 1100))
         l0, l1 = (t, t + 100000) if window_ok else (t - 500000, t + 100000)
@@ -78,7 +79,7 @@ def run_of(v, reps=3, keys=None, kernels=(2, 30000), copies=False, outputs=True,
     box = util.DictBox(files)
     return timing.TimedRun("student", box, "time/r", Res(cpu_ms=cpu_ms, wall_ms=cpu_ms,
                                                          extra=extra),
-                           Srv(keys_d, reqs), tr, {v: d}, (reps + 2) * 1000000)
+                           Srv(keys_d, reqs), tr, {v: d}, (reps + 2) * gap)
 
 
 class Verify(util.TempCase):
@@ -160,35 +161,36 @@ class Verify(util.TempCase):
         self.assertEqual(t.verify(run_of(1, kernels=(1, 30000)), ctx.cases[-1], 1, True).status,
                          "ok")
 
-    def test_cpu_formula(self):
+    def test_cpu_windows_held_to_the_graders_clock(self):
         ctx = self.ctx(gpu=False)
         t = self.timer(ctx)
+        t.reps = 5
         case = ctx.cases[-1]
-        rv = timing.VarCheck(self_ms=2.0, x_ms=100.0)
-        # the student used 4 ms more per run (4 runs: warm-up and 3 reps): 6 ms a run
-        sv = timing.VarCheck(x_ms=116.0)
+        # the reference: 1 ms between its requests, 0.4 of it its variant's window
+        rv = t.verify(run_of(1, reps=5, gpu=False, self_ms=0.4), case, 1, False)
+        self.assertEqual(rv.intervals, [1.0, 1.0, 1.0, 1.0])
+        self.assertEqual(rv.self_ms, [0.4] * 5)
+        # a student twice as slow: 0.8 ms windows in 1.4 ms repetitions
+        sv = t.verify(run_of(1, reps=5, gpu=False, self_ms=0.8, gap=1400000), case, 1, True)
+        self.assertEqual(sv.status, "ok")
         p = t.pair(case, 1, rv, sv, {})
-        self.assertAlmostEqual(p["student_ms"], 6.0)
-        self.assertAlmostEqual(p["ratio"], 1 / 3.0)
-        # faster than the reference: less CPU in all
-        p = t.pair(case, 1, rv, timing.VarCheck(x_ms=96.0), {})
-        self.assertAlmostEqual(p["student_ms"], 1.0)
-        # much less than the reference's own share can not go below a floor
-        p = t.pair(case, 1, rv, timing.VarCheck(x_ms=10.0), {})
-        self.assertGreater(p["student_ms"], 0)
-        from kitgrade.labinfo import Output
-        ctx.outputs = {"perf1": {1: Output(bytes=1e9)}}
-        p = t.pair(case, 1, rv, timing.VarCheck(x_ms=100.0), {})     # 1 GB in 2 ms
-        self.assertEqual(p["breach"][0], "impossible-time")
-
-    def test_cpu_verify_uses_the_processes_time(self):
-        vc = self.check(run_of(1, gpu=False, cpu_ms=123.0, self_ms=2.5), gpu=False)
-        self.assertEqual(vc.status, "ok")
-        self.assertEqual((vc.x_ms, vc.self_ms), (123.0, 2.5))
+        self.assertAlmostEqual(p["student_ms"], 0.8)
+        self.assertAlmostEqual(p["ratio"], 0.5)
+        self.assertAlmostEqual(p["student_cycle_ms"], 1.4)
+        self.assertEqual(p["hidden_why"], "")
+        # windows of 0.1 ms in 4 ms repetitions: the work is elsewhere
+        sv = t.verify(run_of(1, reps=5, gpu=False, self_ms=0.1, gap=4000000), case, 1, True)
+        p = t.pair(case, 1, rv, sv, {})
+        self.assertAlmostEqual(p["hidden_ms"], 3.3)
+        self.assertIn("grader's clock", p["hidden_why"])
+        # checked: the last repetition and half of the others
+        self.assertEqual(len(sv.checked), 3)
+        self.assertIn(5, sv.checked)
 
 
 class Pairs(util.TempCase):
-    """time_group with every run and check injected: ratios, spread, early stop, order."""
+    """time_group with every run and check injected: ratios, spread, early stop, order, and
+    hidden work found only when every pair shows it."""
 
     def setUp(self):
         super().setUp()
@@ -231,6 +233,33 @@ class Pairs(util.TempCase):
         self.assertAlmostEqual(out.ratio, (1 / 1.1 + 1.0) / 2)
         self.assertAlmostEqual(out.spread[1], 1.0)
         self.assertAlmostEqual(out.student_ms, 1.05)
+
+    def cpu_inject(self, hidden_gaps):
+        """CPU runs: the reference 1 ms repetitions with 0.4 ms windows; the student's
+        repetitions GAP ns apart, one gap per pair, with 0.4 ms windows."""
+        self.ctx = util.make_ctx(RUB, INFO_CPU, gpu=False, tmp=self.tmp)
+        self.t = timing.Timer(self.ctx, Stu(None, self.tmp), None, "t", slot="0")
+        gaps = iter(hidden_gaps)
+
+        def process(who, case, vs, pair, varg=None):
+            g = 1000000 if who == "reference" else next(gaps)
+            r = run_of(1, gpu=False, self_ms=0.4, gap=g)
+            r.who = who
+            return r
+        self.t.process = process
+        self.t.discard = lambda r: None
+        self.t.check_reps = lambda *a: None
+
+    def test_hidden_work_in_every_pair(self):
+        self.cpu_inject([4000000] * 4)
+        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        self.assertEqual(out.status, "impossible-time")
+        self.cpu_inject([4000000, 1000000, 4000000, 4000000])
+        self.assertEqual(self.t.time_group(self.ctx.cases[-1], [1])[1].status, "ok")
+        self.cpu_inject([4000000] * 4)
+        self.ctx.opts.quick = True
+        self.assertEqual(self.t.time_group(self.ctx.cases[-1], [1])[1].status, "ok")
+        self.ctx.opts.quick = False
 
     def test_a_breach_stops_at_once(self):
         self.inject([1.0] * 4, [1.0] * 4, stu_status="replayed")

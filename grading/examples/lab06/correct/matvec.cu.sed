@@ -1,0 +1,1 @@
+# the reference solution as it is: every variant right and as fast as the reference

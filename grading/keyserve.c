@@ -1,0 +1,123 @@
+/* grading/keyserve.c - the grader's side of a timed run's key channel (build/keyserve).
+ *
+ *   keyserve REQ_FD KEY_FD LOG_FD MAX
+ *
+ * Reads the harness's requests "rep V K" from REQ_FD (DESIGN.md, "The grading mode of the
+ * harness"); for each, draws a fresh key (64 random bits, never 0) at that moment, writes
+ * "key HEX" to KEY_FD, and appends "rep V K HEX T_ASKED T_ANSWERED" to LOG_FD (times in
+ * CLOCK_MONOTONIC ns, the clock of the harness's launch windows). The grader reads the log
+ * after the run: the keys it must find in the run's account, and the times between requests,
+ * which time a CPU variant by the grader's own clock.
+ *
+ * A process of its own, so that answering takes microseconds whatever the grader is busy with
+ * (a thread of the grader could wait milliseconds, and the run would be timed with that wait).
+ * Anything but a well-formed request, a repeated one, or more than MAX: a "broken REASON" line,
+ * and the channel is closed (the harness then stops with an error). Ends at the end of REQ_FD.
+ * Exit 0; 2 bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SEEN 65536
+
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static unsigned long long fresh_key(void)
+{
+    unsigned long long k = 0;
+    while (k == 0) {
+        if (getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k)
+            k = 0;
+    }
+    return k;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: keyserve REQ_FD KEY_FD LOG_FD MAX\n");
+        return 2;
+    }
+    const int req = atoi(argv[1]), key = atoi(argv[2]), log = atoi(argv[3]);
+    const long max = atol(argv[4]);
+    static struct { int v, k; } seen[MAX_SEEN];
+    long n = 0;
+    char line[128];
+    size_t len = 0;
+    int open = 1;
+    for (;;) {
+        char c;
+        ssize_t r = read(req, &c, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        if (!open)
+            continue; /* drain what comes after a refusal */
+        if (c != '\n') {
+            if (len + 1 < sizeof line) {
+                line[len++] = c;
+                continue;
+            }
+            dprintf(log, "broken wrote a line longer than a key request\n");
+        } else {
+            const long long asked = now_ns();
+            line[len] = 0;
+            len = 0;
+            int v, k, end = 0;
+            const char *why = NULL;
+            if (sscanf(line, "rep %d %d%n", &v, &k, &end) != 2 || line[end] != 0)
+                why = "wrote something other than a key request on the key channel";
+            for (long i = 0; !why && i < n && i < MAX_SEEN; i++)
+                if (seen[i].v == v && seen[i].k == k)
+                    why = "asked twice for the key of one repetition";
+            if (!why && n >= max)
+                why = "asked for more keys than it has repetitions";
+            if (!why) {
+                char out[64];
+                const unsigned long long kk = fresh_key();
+                int m = snprintf(out, sizeof out, "key %016llx\n", kk);
+                if (write_all(key, out, (size_t)m))
+                    why = "stopped reading its keys";
+                if (n < MAX_SEEN) {
+                    seen[n].v = v;
+                    seen[n].k = k;
+                }
+                n++;
+                if (!why) {
+                    dprintf(log, "rep %d %d %016llx %lld %lld\n", v, k, kk, asked, now_ns());
+                    continue;
+                }
+            }
+            dprintf(log, "broken %s\n", why);
+        }
+        open = 0;
+        close(key); /* the harness reads the end of its channel and stops */
+    }
+    return 0;
+}
