@@ -1,10 +1,12 @@
-# plot_grades.gp - the grader's plots (grading/grade calls it).
-#   gnuplot -e "mode='scores'; in='scores.txt'; out='DIR/scores'; maxpts=50" plot_grades.gp
-#       score histogram of the class: DIR/scores.png and .pdf
-#   gnuplot -e "mode='perf'; in='perf.tsv'; out='DIR/time_vs_ref'" plot_grades.gp
+# plot_grades.gp - the grader's plots (grading/kitgrade/summary.py and report.py call it, in
+# the folder of the data, so that no path is ever pasted into a gnuplot command).
+#   gnuplot -e "mode='scores'; in='scores.txt'; out='scores'; maxpts=50" plot_grades.gp
+#       score histogram of the class: scores.png and .pdf
+#   gnuplot -e "mode='perf'; in='perf.tsv'; out='time_vs_ref'; labels='v2 v3'" plot_grades.gp
 #       per variant, each student's time over the reference's (log scale): .png and .pdf
-#       (perf.tsv: student variant time_ms ref_ms ratio)
-#   gnuplot -e "mode='student'; in='score.tsv'; out='time.png'; who='NAME'" plot_grades.gp
+#       (perf.tsv: student-id variant-index variant-name time_ms ref_ms time/ref; labels: the
+#       variants' names in the order of their indexes)
+#   gnuplot -e "mode='student'; in='score.tsv'; out='time.png'; who='LABEL'" plot_grades.gp
 #       one student's time and the reference's per variant
 #       (score.tsv: variant passed total corr perf time_ms ref_ms speed)
 set datafile separator "\t"
@@ -38,18 +40,19 @@ if (mode eq 'perf') {
     set xlabel "variant"
     set ylabel "time / reference time (lower is faster)"
     set title "Each student's time against the reference, per variant"
-    stats in using 2 nooutput
-    set xrange [STATS_min - 0.6:STATS_max + 0.6]
-    set xtics 1
-    set format x "v%g"
-    unset key
+    nv = words(labels)
+    set xrange [0.4:nv + 0.6]
+    set xtics ("" 1)
+    do for [i = 1:nv] { set xtics add (word(labels, i) i) }
+    set key top right
     # a small deterministic jitter so students on the same variant do not hide each other
     jit(s) = ((int(strlen(s)) * 37 + int(s[1:1] eq "" ? 0 : 1)) % 11 - 5) * 0.04
     do for [t in "png pdf"] {
-        if (t eq 'png') { set terminal pngcairo size 800,500 font ",11" } else { set terminal pdfcairo size 6in,3.75in font ",9" }
+        if (t eq 'png') { set terminal pngcairo size 800,540 font ",11" } else { set terminal pdfcairo size 6in,4in font ",9" }
         set output out . "." . t
-        plot in using ($2 + jit(strcol(1))):($5) with points pt 7 ps 0.9 lc rgb "#cc3311", \
-             1 with lines dt 2 lc rgb "#333333"
+        plot in using ($2 + jit(strcol(1))):($6) with points pt 7 ps 0.9 lc rgb "#cc3311" \
+                 title "a student's time / the reference's", \
+             1 with lines dt 2 lc rgb "#333333" title "as fast as the reference"
     }
 }
 

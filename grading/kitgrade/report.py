@@ -7,6 +7,7 @@ import re
 import subprocess
 
 from . import fsutil
+from .score import label
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#~!|{}])")
 
@@ -135,8 +136,8 @@ def write_report(sd, rec, g):
         L.append("| variant | case | input | result | detail |")
         L.append("|---|---|---|---|---|")
         for c in rec["cases"]:
-            L.append("| v%s | %s | %s | %s | %s |" % (
-                md(c["variant"]), md(c["case"]), md(g["inputs"].get(c["case"], "")),
+            L.append("| %s | %s | %s | %s | %s |" % (
+                md(label(c["variant"])), md(c["case"]), md(g["inputs"].get(c["case"], "")),
                 c["status"], md(c["reason"], 300)))
         L.append("")
         seen = set()
@@ -144,13 +145,13 @@ def write_report(sd, rec, g):
             if c["status"] != "wrong" or c["variant"] in seen or not c.get("mismatch"):
                 continue
             seen.add(c["variant"])
-            L.append("**v%s in case %s**: the first mismatches\n" % (md(c["variant"]),
-                                                                     md(c["case"])))
+            L.append("**%s in case %s**: the first mismatches\n" % (md(label(c["variant"])),
+                                                                   md(c["case"])))
             L.append(block(c["mismatch"], 14))
             if c.get("diff"):
                 rel = os.path.relpath(c["diff"], sd)
-                L.append("![diff picture of v%s in case %s](%s)\n" % (
-                    md(c["variant"]), md(c["case"]), rel))
+                L.append("![diff picture of %s in case %s](%s)\n" % (
+                    md(label(c["variant"])), md(c["case"]), rel))
     L.append("## Points per variant\n")
     L.append("| variant | tests | correctness | performance | time ms | reference ms | "
              "speed vs reference | spread | timed |")
@@ -161,8 +162,8 @@ def write_report(sd, rec, g):
         spread = "%.2f-%.2fx" % tuple(t["spread"]) if ok and t.get("spread") else "-"
         timed = ("%d pairs of %d reps" % (len(t.get("pairs", [])), t.get("reps", 0))
                  if ok else (t.get("status", "-") if t else "-"))
-        L.append("| v%s | %d/%d | %.1f / %g | %.1f / %g | %s | %s | %s | %s | %s |" % (
-            md(v["variant"]), v["tests_passed"], v["tests_total"], v["correctness_pts"],
+        L.append("| %s | %d/%d | %.1f / %g | %.1f / %g | %s | %s | %s | %s | %s |" % (
+            md(label(v["variant"])), v["tests_passed"], v["tests_total"], v["correctness_pts"],
             v["max_correctness"], v["perf_pts"], v["max_perf"],
             _f(t.get("student_ms") if ok else None, "%.4f"),
             _f(t.get("ref_ms") if ok else None, "%.4f"),
@@ -175,16 +176,16 @@ def write_report(sd, rec, g):
         L.append("## Speed checks\n")
         for v in breaches:
             t = v["timing"]
-            L.append("- v%s: **%s**: %s" % (md(v["variant"]), t["status"], md(t["reason"])))
+            L.append("- %s: **%s**: %s" % (md(label(v["variant"])), t["status"], md(t["reason"])))
         L.append("")
     if os.path.isfile(os.path.join(sd, "time.png")):
         L.append("![time against the reference](time.png)\n")
     if os.path.isfile(os.path.join(sd, "profile.tsv")):
         L.append("## Profiler metrics\n")
         L.append(block(_read(os.path.join(sd, "profile.tsv")), 60))
-    for key, label in (("profile_note", "Profiler"), ("sanitize_note", "Sanitizer")):
+    for key, what in (("profile_note", "Profiler"), ("sanitize_note", "Sanitizer")):
         if rec.get(key):
-            L.append("%s: %s\n" % (label, md(rec[key])))
+            L.append("%s: %s\n" % (what, md(rec[key])))
     L.append("## Logs\n")
     L.append("Every run's standard output and error are in [logs/](logs/); what a run wrote "
              "about itself is never used for the verdict.\n")

@@ -7,7 +7,7 @@ from typing import List
 
 from . import fsutil
 from .report import clean, load, md
-from .score import SEVERITY, grades_row
+from .score import SEVERITY, grades_row, label
 
 HEADER = ("student,lab,build,tests_passed,tests_total,correctness_pts,perf_pts,total_pts,"
           "max_pts,status,reason,id")
@@ -64,8 +64,9 @@ def write_plots(out, recs, max_pts, gnuplot, gp_script):
                              "maxpts=%g" % max_pts, gp_script], cwd=plots, stdout=log,
                             stderr=log).returncode == 0
         if rows:
-            subprocess.run([gnuplot, "-e", "mode='perf'; in='perf.tsv'; out='time_vs_ref'",
-                            gp_script], cwd=plots, stdout=log, stderr=log)
+            labels = " ".join(label(n) for n in names)     # variant names: the rubric's
+            subprocess.run([gnuplot, "-e", "mode='perf'; in='perf.tsv'; out='time_vs_ref'; "
+                            "labels='%s'" % labels, gp_script], cwd=plots, stdout=log, stderr=log)
     return ok
 
 
@@ -110,7 +111,7 @@ def write_summary(out, recs, g):
                  "min / median / max, ms):\n")
         L.append("| variant | runs | min | median | max |\n|---|---|---|---|---|")
         for name, xs in spread:
-            L.append("| v%s | %d | %.4f | %.4f | %.4f |" % (md(name), len(xs), min(xs),
+            L.append("| %s | %d | %.4f | %.4f | %.4f |" % (md(label(name)), len(xs), min(xs),
                                                           _median(xs), max(xs)))
         L.append("")
     if g["plots"]:

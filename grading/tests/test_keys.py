@@ -72,7 +72,11 @@ class HelperKeys(Keys):
     helper = HELPER
 
     def test_it_is_the_helper(self):
-        self.assertIsInstance(self.server(1), HelperKeyServer)
+        s = self.server(1)
+        self.assertIsInstance(s, HelperKeyServer)
+        s.start()
+        s.finish()
+        self.assertEqual(s.requests, [])
 
 
 if __name__ == "__main__":

@@ -1,33 +1,42 @@
 #!/usr/bin/env bats
-# Command-line tests of the grader (grading/grade) on the CPU lab 01, with no GPU: every example
-# submission of grading/examples/lab01 gets the status and points its EXPECT file states; the
-# verdict is the grader's, not the submission's; the sandbox hides the solutions, blocks the
-# network and keeps writes inside the work folder; a grading killed with kill -9 resumes with
-# every student graded once; grades.csv has the contract's columns. Lab 03 is graded end to end
-# too (built; without a GPU, not run). The examples are graded once, in quick mode.
+# Command-line tests of the grader (grading/grade, the Python package grading/kitgrade) on the
+# CPU labs 01 and 02 and the kit's test lab of two parts, with no GPU: every example submission
+# of grading/examples/lab01 (the grader's own and the sandbox tricks, under their small limits)
+# gets the status and points its EXPECT file states; the verdict is the grader's; a replayed
+# result is caught; nothing is followed through a link; paths and names are data; a grading
+# killed with kill -9 resumes with every student graded once; grades.csv has the contract's
+# columns; reports escape what students control. Labs 03 and 06 are built end to end too (not
+# run without a GPU). The lab 01 examples are graded once, in quick mode. Nothing here is timed:
+# speed points are asserted only where no timing can change them.
 load helpers
 
 bats_require_minimum_version 1.5.0
 
 setup_file() {
     export G="$KIT_ROOT/grading/grade"
-    export CHECK="$KIT_ROOT/grading/build/check"
     export GT="$BATS_FILE_TMPDIR"
+    export SMALL="$KIT_ROOT/grading/examples/lab01/rubric"
     make -s -C "$KIT_ROOT/grading" WERROR=1 >"$GT/make.log" 2>&1 || { cat "$GT/make.log"; return 1; }
     "$KIT_ROOT/grading/examples/make.sh" 01 "$GT/ex" >/dev/null
     "$G" --lab 01 --submissions "$GT/ex" --out "$GT/out" --quick --timeout 3 --seed 4242 \
-        >"$GT/grade.log" 2>&1
+        --rubric "$SMALL" >"$GT/grade.log" 2>&1
     echo $? >"$GT/grade.rc"
 }
 
 # field N of a student's result.tsv (1 student ... 11 reason)
 field() { cut -f"$2" "$GT/out/students/$1/result.tsv"; }
 
-# check_example NAME: the example's result against its EXPECT file
+# check_example NAME [OUT] [LAB]: the example's result against its EXPECT file
 check_example() {
-    run "$KIT_ROOT/grading/examples/expect.sh" 01 "$GT/out" "$1"
+    run "$KIT_ROOT/grading/examples/expect.sh" "${3:-01}" "${2:-$GT/out}" "$1"
     echo "$output"
     [ "$status" -eq 0 ]
+}
+
+# json OUT ID EXPR: a value of a student's results.json (EXPR in Python, the record is r)
+json() {
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1], encoding="utf-8")); print(eval(sys.argv[2]))' \
+        "$1/students/$2/results.json" "$3"
 }
 
 @test "the grader grades the lab 01 examples: exit 0, every example once in grades.csv" {
@@ -37,13 +46,15 @@ check_example() {
     [ "$(tail -n +2 "$GT/out/grades.csv" | cut -d, -f1 | sort | uniq -d | wc -l)" -eq 0 ]
 }
 
+# grades.csv gained a twelfth column, id (the student's results folder): a name that is not
+# safe as a path is found through it. The first eleven are as before.
 @test "grades.csv has the contract's columns, one row per student, sorted" {
     [ "$(head -n1 "$GT/out/grades.csv")" = \
-      "student,lab,build,tests_passed,tests_total,correctness_pts,perf_pts,total_pts,max_pts,status,reason" ]
-    # 11 fields on every row (quoted fields may hold commas)
+      "student,lab,build,tests_passed,tests_total,correctness_pts,perf_pts,total_pts,max_pts,status,reason,id" ]
+    # 12 fields on every row (quoted fields may hold commas)
     run awk '{ n = 0; q = 0; for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
                  if (c == "\"") q = !q; else if (c == "," && !q) n++ }
-               if (n != 10) { print "row " NR ": " n + 1 " fields"; bad = 1 } } END { exit bad }' "$GT/out/grades.csv"
+               if (n != 11) { print "row " NR ": " n + 1 " fields"; bad = 1 } } END { exit bad }' "$GT/out/grades.csv"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     tail -n +2 "$GT/out/grades.csv" | cut -d, -f1 | LC_ALL=C sort -c
     grep -q '^"correct","01",ok,19,19,30.0,[0-9.]*,[0-9.]*,50,ok,' "$GT/out/grades.csv"
@@ -53,14 +64,15 @@ check_example() {
     check_example correct
 }
 
-@test "example slow: right, no performance points for v2 (as slow as v1)" {
+@test "example slow: right, little or no speed for v2 (as slow as v1)" {
     check_example slow
 }
 
 @test "example wrong-borders: wrong, the unwritten border in the mismatch list and a diff picture" {
     check_example wrong-borders
     pics=("$GT/out/students/wrong-borders/diff/"v1-*.png)
-    [ -f "${pics[0]}" ] && is_png "${pics[0]}"
+    [ -f "${pics[0]}" ]
+    is_png "${pics[0]}"
     grep -q 'diff picture' "$GT/out/students/wrong-borders/report.md"
 }
 
@@ -68,15 +80,19 @@ check_example() {
     check_example oob-write
 }
 
-@test "example oob-write with --sanitize: AddressSanitizer finds the write past the buffer" {
+@test "--sanitize: AddressSanitizer finds the write past the buffer, with the kit's rules (a Makefile handed in changes nothing)" {
     subs="$BATS_TEST_TMPDIR/subs"
     mkdir -p "$subs"
-    cp -r "$GT/ex/oob-write" "$subs/"
-    run "$G" --lab 01 --submissions "$subs" --out "$BATS_TEST_TMPDIR/out" --quick --timeout 5 --sanitize
+    cp -r "$GT/ex/oob-write" "$GT/ex/makefile-edit" "$subs/"
+    run "$G" --lab 01 --submissions "$subs" --out "$BATS_TEST_TMPDIR/out" --quick --timeout 5 --sanitize \
+        --rubric "$SMALL"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    t="$BATS_TEST_TMPDIR/out/students/oob-write/tests.tsv"
-    grep -q $'^1\tsanitize\tsanitizer-error\t.*heap-buffer-overflow' "$t"
-    grep -q $'^2\tsanitize\tpass' "$t"
+    for s in oob-write makefile-edit; do
+        t="$BATS_TEST_TMPDIR/out/students/$s/tests.tsv"
+        grep -q $'^1\tsanitize\tsanitizer-error\t.*heap-buffer-overflow' "$t"
+        grep -q $'^2\tsanitize\tpass' "$t"
+    done
+    grep -q 'Makefile: ignored' "$BATS_TEST_TMPDIR/out/students/makefile-edit/files.txt"
 }
 
 @test "example infinite-loop: killed at the time limit, v3 not run again, the class goes on" {
@@ -85,10 +101,12 @@ check_example() {
     grep -q 'not run: it ran past the time limit' "$GT/out/students/infinite-loop/tests.tsv"
 }
 
-@test "example compile-error: status compile-error with the compiler's first error" {
+@test "example compile-error: status compile-error with the compiler's first error, its quotes kept" {
     check_example compile-error
     [ "$(field compile-error 3)" = failed ]
     grep -q 'error' "$GT/out/students/compile-error/build.log"
+    # gcc's quotes (‘ext_row’) are in the reason, not dropped
+    grep -q '‘ext_row’' "$GT/out/students/compile-error/result.tsv"
 }
 
 @test "example fake-pass: printing PASS and exiting 0 gains nothing" {
@@ -117,20 +135,58 @@ check_example() {
     check_example partial
 }
 
-@test "each student has a report with the build, the tests, the points and the logs" {
+@test "example replay: a result kept from the first input is caught on fresh content" {
+    check_example replay
+    [ "$(json "$GT/out" replay 'r["variants"][1]["correctness_pts"] + r["variants"][1]["perf_pts"]')" = 0.0 ]
+}
+
+@test "the sandbox examples: links, a swapped run folder, /srv, limits, /proc/self/exe, a grandchild" {
+    for e in link-to-reference swap-run-folder reads-srv memory-hog disk-filler include-dev-zero \
+        proc-self-exe makefile-edit grandchild; do
+        check_example "$e"
+    done
+    # the swapped run folder was a link to /etc: the grader made nothing there
+    [ ! -e /etc/one ]
+    [ ! -e /etc/time ]
+    [ ! -e /etc/cases.txt ]
+}
+
+@test "a graded build holds no reference: nm finds none in the pristine kit's build" {
+    exe="$GT/out/pristine/.skeleton/lab01"
+    [ -x "$exe" ]
+    run bash -c "nm --defined-only '$exe' | grep -cE 'kit_ref_|kit_lab_ref'"
+    [ "$output" -eq 0 ]
+    # and the pristine kit has no reference, solutions, rubrics or tests to see
+    [ ! -e "$GT/out/pristine/common/ref.c" ]
+    [ ! -e "$GT/out/pristine/labs/01_cpu_conv/ref.c" ]
+    [ ! -e "$GT/out/pristine/solutions" ]
+    [ ! -e "$GT/out/pristine/tests" ]
+    [ -z "$(find "$GT/out/pristine" -name '*.rubric')" ]
+}
+
+@test "each student has a report, results.json with every case and variant, and the logs" {
     for d in "$GT"/out/students/*/; do
         r="$d/report.md"
         [ -s "$r" ] || { echo "no report in $d"; false; }
         grep -q '^## Build' "$r"
         grep -q 'points' "$r"
+        [ -s "$d/results.json" ]
     done
     grep -q '^## Hidden tests' "$GT/out/students/correct/report.md"
     grep -q '^## Points per variant' "$GT/out/students/correct/report.md"
-    [ -s "$GT/out/students/correct/tests.tsv" ] && [ -s "$GT/out/students/correct/score.tsv" ]
+    [ -s "$GT/out/students/correct/tests.tsv" ]
+    [ -s "$GT/out/students/correct/score.tsv" ]
     ls "$GT/out/students/correct/logs/"*.out >/dev/null
+    [ "$(json "$GT/out" correct 'len(r["cases"])')" -eq 19 ]
+    [ "$(json "$GT/out" correct '",".join(v["variant"] for v in r["variants"])')" = 1,2,3 ]
+    # a timed variant: its pairs with the reference, the repetitions checked, the spread
+    [ "$(json "$GT/out" correct 'r["variants"][1]["timing"]["status"]')" = ok ]
+    [ "$(json "$GT/out" correct 'len(r["variants"][1]["timing"]["pairs"]) >= 1')" = True ]
+    [ "$(json "$GT/out" correct 'len(r["variants"][1]["timing"]["pairs"][0]["checked"]) >= 2')" = True ]
+    [ "$(json "$GT/out" correct 'r["variants"][1]["timing"]["spread"][0] <= r["variants"][1]["timing"]["ratio"]')" = True ]
 }
 
-@test "summary.md with the class plots; grading.txt records the seed and the sandbox" {
+@test "summary.md with the class plots; grading.txt records the seed, the sandbox and the limits" {
     grep -q 'students; mean' "$GT/out/summary.md"
     grep -q 'students/correct/report.md' "$GT/out/summary.md"
     if command -v gnuplot >/dev/null; then
@@ -140,18 +196,25 @@ check_example() {
     fi
     grep -q '^seed: 4242$' "$GT/out/grading.txt"
     grep -q '^sandbox: ' "$GT/out/grading.txt"
+    grep -q '^limits: build 120s, run 3s, memory 384 MB, disk 128 MB' "$GT/out/grading.txt"
+    grep -q '^not-enforced: ' "$GT/out/grading.txt"
+    grep -q '^ceilings: ' "$GT/out/grading.txt"
+    # the seed is the instructor's: in no student's report
+    run grep -rl 4242 "$GT"/out/students/*/report.md
+    [ "$status" -ne 0 ]
     # the work folders are gone, only the results stay
     [ "$(find "$GT/out/work" -mindepth 1 -maxdepth 1 | wc -l)" -eq 0 ]
 }
 
 @test "a second run keeps every grade and grades nobody again" {
     before=$(cat "$GT"/out/students/*/result.tsv | cksum)
-    run "$G" --lab 01 --submissions "$GT/ex" --out "$GT/out" --quick --timeout 3
+    n=$(tail -n +2 "$GT/out/grades.csv" | wc -l)
+    run "$G" --lab 01 --submissions "$GT/ex" --out "$GT/out" --quick --timeout 3 --rubric "$SMALL"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    [[ "$output" == *"11 students (11 graded before)"* ]]
+    [[ "$output" == *"$n students ($n graded before)"* ]]
     [ "$(cat "$GT"/out/students/*/result.tsv | cksum)" = "$before" ]
     # another seed is refused: the hidden cases would not be the same
-    run "$G" --lab 01 --submissions "$GT/ex" --out "$GT/out" --quick --seed 1
+    run "$G" --lab 01 --submissions "$GT/ex" --out "$GT/out" --quick --seed 1 --rubric "$SMALL"
     [ "$status" -eq 2 ]
     [[ "$output" == *"seed 4242"* ]]
 }
@@ -164,17 +227,17 @@ check_example() {
     "$G" --lab 01 --submissions "$subs" --out "$out" --quick --timeout 3 --seed 7 >"$BATS_TEST_TMPDIR/1.log" 2>&1 &
     pid=$!
     for _ in $(seq 1 600); do
-        n=$(find "$out/students" -name result.tsv 2>/dev/null | wc -l)
+        n=$(find "$out/students" -name results.json 2>/dev/null | wc -l)
         [ "$n" -ge 2 ] && break
         sleep 0.1
     done
     kill -9 "$pid"
     wait "$pid" || true
-    n1=$(find "$out/students" -name result.tsv | wc -l)
+    n1=$(find "$out/students" -name results.json | wc -l)
     [ "$n1" -lt 6 ] || skip "the grading finished before it could be killed"
     run "$G" --lab 01 --submissions "$subs" --out "$out" --quick --timeout 3
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    [ "$(find "$out/students" -name result.tsv | wc -l)" -eq 6 ]
+    [ "$(find "$out/students" -name results.json | wc -l)" -eq 6 ]
     [ "$(tail -n +2 "$out/grades.csv" | wc -l)" -eq 6 ]
     [ "$(tail -n +2 "$out/grades.csv" | cut -d, -f1 | sort -u | wc -l)" -eq 6 ]
     grep -q '^"correct","01",ok,19,19,30.0,' "$out/grades.csv"
@@ -189,11 +252,11 @@ check_example() {
     mkdir -p "$subs"
     cp -r "$GT/ex/compile-error" "$GT/ex/partial" "$subs/"
     "$G" --lab 01 --submissions "$subs" --out "$out" --quick --quiet
-    touch -d '2001-01-01' "$out"/students/*/result.tsv
+    touch -d '2001-01-01' "$out"/students/*/results.json
     run "$G" --lab 01 --submissions "$subs" --out "$out" --quick --force
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [[ "$output" == *"(0 graded before)"* ]]
-    [ -z "$(find "$out/students" -name result.tsv ! -newermt '2002-01-01')" ]
+    [ -z "$(find "$out/students" -name results.json ! -newermt '2002-01-01')" ]
     grep -q '^"partial",.*,not-implemented,' "$out/grades.csv"
 }
 
@@ -234,6 +297,7 @@ __attribute__((constructor)) static void probe(void)
     try_read("solutions", "$KIT_ROOT/solutions/01_cpu_conv/conv.c");
     try_read("rubric", "$KIT_ROOT/grading/rubrics/lab01.rubric");
     try_read("other-student", "$GT/ex/correct/conv.c");
+    try_read("grading-seed", "$BATS_TEST_TMPDIR/out/grading.txt");
     int s = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
@@ -248,7 +312,7 @@ EOF
     } >"$d/probe/conv.c"
 }
 
-@test "sandbox: no writes outside the work folder, solutions and other students invisible, no network" {
+@test "sandbox: no writes outside the work folder, solutions, OUT and other students invisible, no network" {
     bwrap --ro-bind / / --unshare-net true 2>/dev/null || skip "bubblewrap cannot make a sandbox here"
     subs="$BATS_TEST_TMPDIR/subs"
     make_probe "$subs"
@@ -260,11 +324,12 @@ EOF
     [ ! -e "$BATS_TEST_TMPDIR/escaped" ]
     [ ! -e "$KIT_ROOT/escaped-by-a-submission" ]
     [ ! -e /var/tmp/escaped-by-a-submission ]
-    grep -q 'probe write-system: Read-only file system' "$log"
+    grep -qE 'probe write-system: (Read-only file system|No such file or directory)' "$log"
     grep -q 'probe write-own-folder: WRITTEN' "$log"
     grep -q 'probe solutions: No such file or directory' "$log"
     grep -q 'probe rubric: No such file or directory' "$log"
     grep -q 'probe other-student: No such file or directory' "$log"
+    grep -q 'probe grading-seed: No such file or directory' "$log"
     grep -qE 'probe network: (Network is unreachable|Connection refused)' "$log"
     run grep -q 'CONNECTED\|READ$' "$log"
     [ "$status" -ne 0 ]
@@ -284,124 +349,139 @@ EOF
     grep -q '^"fork-loop",.*,process-limit,' "$BATS_TEST_TMPDIR/out/grades.csv"
 }
 
+@test "paths are data: a kit, submissions and OUT under a space, a comma, a quote, \$(...) and accents" {
+    weird="$BATS_TEST_TMPDIR/a b,c'\$(touch pwned)é"
+    mkdir -p "$weird/subs"
+    # the kit, as a copy of this working tree without its build outputs
+    tar -C "$KIT_ROOT" --exclude=./.git --exclude=build --exclude=out --exclude=./tests/log -cf - . |
+        tar -C "$weird" --one-top-level=kit -xf -
+    cp -r "$GT/ex/correct" "$GT/ex/compile-error" "$weird/subs/"
+    run "$weird/kit/grading/grade" --lab 01 --submissions "$weird/subs" --out "$weird/out" --quick \
+        --timeout 5 --seed 5
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ ! -e "$BATS_TEST_TMPDIR/pwned" ]
+    [ ! -e pwned ]
+    grep -q '^"correct","01",ok,19,19,30.0,' "$weird/out/grades.csv"
+    grep -q '^"compile-error","01",failed,' "$weird/out/grades.csv"
+    # OUT with a comma, the old grader's undoing
+    run "$G" --lab 01 --submissions "$weird/subs" --out "$BATS_TEST_TMPDIR/g0,1" --quick --timeout 5
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    grep -q '^"correct","01",ok,19,19,30.0,' "$BATS_TEST_TMPDIR/g0,1/grades.csv"
+}
+
+@test "names are data: two names one accent apart stay two, a link is refused, a dot-folder is listed, reports escape" {
+    subs="$BATS_TEST_TMPDIR/subs"
+    out="$BATS_TEST_TMPDIR/out"
+    mkdir -p "$subs"
+    cp -r "$GT/ex/correct" "$subs/Zoë"
+    cp -r "$GT/ex/partial" "$subs/Zoé"
+    cp -r "$GT/ex/correct" "$subs/.hidden"
+    cp -r "$GT/ex/compile-error" "$subs/<img src=x onerror=alert(1)>|[x](y)"
+    ln -s "$subs/Zoë" "$subs/mallory"
+    run "$G" --lab 01 --submissions "$subs" --out "$out" --quick --timeout 3
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$(tail -n +2 "$out/grades.csv" | wc -l)" -eq 4 ]
+    grep -q '^"Zoë","01",ok,' "$out/grades.csv"
+    grep -q '^"Zoé","01",.*,not-implemented,' "$out/grades.csv"
+    grep -q '^"mallory","01",refused,.*symbolic link' "$out/grades.csv"
+    # the two results folders are two, each named after its own name
+    [ "$(find "$out/students" -mindepth 1 -maxdepth 1 -name 'Zo_-*' | wc -l)" -eq 2 ]
+    # the dot-folder is listed with why it was not graded
+    grep -q 'hidden' "$out/summary.md"
+    [[ "$output" == *"not graded: .hidden"* ]]
+    # no tag, link or table break of a student's making in the class summary
+    run grep -c '<img' "$out/summary.md"
+    [ "$output" -eq 0 ]
+    run grep -cF '[x](y)' "$out/summary.md"
+    [ "$output" -eq 0 ]
+    grep -qF '&lt;img src=x onerror=alert(1)&gt;\|\[x\](y)' "$out/summary.md"
+}
+
 @test "hidden cases: drawn from the grading seed, reproducible, with 1x1 and sizes below the filter" {
-    r="$KIT_ROOT/grading/rubrics/lab01.rubric"
-    a=$("$CHECK" cases "$r" 11)
-    [ "$a" = "$("$CHECK" cases "$r" 11)" ]
-    [ "$a" != "$("$CHECK" cases "$r" 12)" ]
+    a=$("$G" --lab 01 --print-cases --seed 11)
+    [ "$a" = "$("$G" --lab 01 --print-cases --seed 11)" ]
+    [ "$a" != "$("$G" --lab 01 --print-cases --seed 12)" ]
     grep -q $'^case\tone\t1,2,3\t--size 1x1 ' <<<"$a"
     # every drawn size within its range; the small case below the 5x5 filter
     sz=$(awk -F'\t' '$2 == "small" { split($4, f, " "); print f[2] }' <<<"$a")
     [[ $sz =~ ^[2-4]x[2-4]$ ]]
-    for l in 01 02 03 06; do "$CHECK" cases "$KIT_ROOT/grading/rubrics/lab$l.rubric" 1 >/dev/null; done
-    grep -q $'^case\tone\t1,2,3,4\t--rows 1 --cols 1 --seed' <("$CHECK" cases "$KIT_ROOT/grading/rubrics/lab06.rubric" 1)
-    run "$CHECK" cases "$r" 11 --quick
-    [[ "$output" == *"--size 480x360"* ]]
-    printf 'variants 1\ncase x all 0x4 gauss5\n' >"$BATS_TEST_TMPDIR/bad.rubric"
-    run "$CHECK" cases "$BATS_TEST_TMPDIR/bad.rubric" 1
+    for l in 01 02 03 06 07; do "$G" --lab $l --print-cases --seed 1 >/dev/null; done
+    grep -q $'^case\tone\t1,2,3,4\t--rows 1 --cols 1 --seed' <("$G" --lab 06 --print-cases --seed 1)
+    run "$G" --lab 01 --print-cases --seed 11 --quick
+    [[ "$output" == *"--size 320x240"* ]]
+    printf 'points 1 1 0\ncase x all 0x4 gauss5\n' >"$BATS_TEST_TMPDIR/bad.rubric"
+    run "$G" --lab 01 --print-cases --seed 1 --rubric "$BATS_TEST_TMPDIR/bad.rubric"
     [ "$status" -eq 2 ]
     [[ "$output" == *"bad size"* ]]
 }
 
-@test "the checker: its own reference, exact shape, mismatches and a diff picture" {
-    d="$BATS_TEST_TMPDIR/dump"
-    mkdir -p "$d"
-    args="--size 23x17 --filter gauss5 --seed 99"
-    # shellcheck disable=SC2086
-    "$L01/lab01-ref" $args --reps 1 --quiet --dump "$d"
-    run "$CHECK" compare --lab 01 --variant 2 --args "$args" --out "$d/v2.bin" --meta "$d/v2.txt"
-    [ "$status" -eq 0 ] && [ "$output" = pass ]
-    # the same output checked against another seed's input is wrong, with the first mismatches
-    run "$CHECK" compare --lab 01 --variant 2 --args "--size 23x17 --filter gauss5 --seed 98" \
-        --out "$d/v2.bin" --diff "$BATS_TEST_TMPDIR/diff.png"
-    [ "$status" -eq 1 ]
-    [[ "${lines[0]}" == fail* ]]
-    [[ "$output" == *"expected"* ]]
-    is_png "$BATS_TEST_TMPDIR/diff.png"
-    # a truncated output or the wrong shape is refused
-    head -c 100 "$d/v2.bin" >"$d/short.bin"
-    run "$CHECK" compare --lab 01 --variant 2 --args "$args" --out "$d/short.bin"
-    [ "$status" -eq 1 ] && [[ "$output" == "bad the output has 100 bytes"* ]]
-    run "$CHECK" compare --lab 01 --variant 2 --args "--size 24x17 --filter gauss5 --seed 99" --out "$d/v2.bin" --meta "$d/v2.txt"
-    [ "$status" -eq 1 ] && [[ "$output" == "bad the output is f32 23x17x4"* ]]
+@test "labs of several parts: the kit's test lab graded part by part" {
+    k="$BATS_TEST_TMPDIR/kit"
+    mkdir -p "$k/labs" "$k/solutions"
+    cp -r "$KIT_ROOT/common" "$KIT_ROOT/grading" "$k/"
+    rm -rf "$k/common/build" "$k/grading/build" "$k/grading/examples"
+    cp -r "$KIT_ROOT/tests/labs/99_twopart" "$k/labs/"
+    cp -r "$KIT_ROOT/tests/labs/solutions/99_twopart" "$k/solutions/"
+    rm -rf "$k/labs/99_twopart/build" "$k/labs/99_twopart"/lab99*
+    sed -i 's|^include .*lab.mk|include ../../common/lab.mk|; /^SOL_DIR/d' "$k/labs/99_twopart/Makefile"
+    cat >"$k/grading/rubrics/lab99.rubric" <<'EOF'
+lab 99_twopart
+points scale:2   10 5
+points invert:1   5 0
+points invert:2  10 5
+perf_clock cpu
+perf_reps 5
+case tiny   scale:all   --n 1..7
+case long   scale:2     --n 1000..5000
+case pic    invert:all  --size 1..9x1..7
+case big    invert:all  --size 100..200x50..90
+perf scale:2   --n 100000
+perf invert:2  --size 512x384
+EOF
+    subs="$BATS_TEST_TMPDIR/subs"
+    mkdir -p "$subs/correct" "$subs/skeleton" "$subs/broken"
+    cp "$KIT_ROOT/tests/labs/solutions/99_twopart/twopart.c" "$subs/correct/"
+    cp "$KIT_ROOT/tests/labs/99_twopart/twopart.c" "$subs/skeleton/"
+    sed '/^int invert_v2(/,/^}/ s/o\[x\] = (unsigned char)~r\[x\];/o[x] = r[x];/' \
+        "$KIT_ROOT/tests/labs/solutions/99_twopart/twopart.c" >"$subs/broken/twopart.c"
+    run cmp -s "$subs/broken/twopart.c" "$subs/correct/twopart.c"
+    [ "$status" -ne 0 ]
+    run "$k/grading/grade" --lab 99 --submissions "$subs" --out "$BATS_TEST_TMPDIR/out" --quick --timeout 5
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    o="$BATS_TEST_TMPDIR/out"
+    grep -q '^"correct","99",ok,8,8,25.0,' "$o/grades.csv"
+    grep -q '^"skeleton","99",ok,0,8,0.0,0.0,0.0,.*,not-implemented,' "$o/grades.csv"
+    grep -q '^"broken","99",ok,5,8,15.0,.*,wrong,"invert:2 wrong in case' "$o/grades.csv"
+    [ "$(json "$o" correct '" ".join(v["variant"] for v in r["variants"])')" = "scale:2 invert:1 invert:2" ]
+    [ "$(json "$o" correct 'sorted({c["part"] for c in r["cases"]})')" = "['invert', 'scale']" ]
 }
 
-@test "the harness's --dump: outputs and spans per variant, not in --help" {
-    d="$BATS_TEST_TMPDIR/dump"
-    mkdir -p "$d"
-    run "$L01/lab01-ref" --size 9x7 --reps 2 --quiet --filter gauss5 --dump "$d"
-    [ "$status" -eq 0 ]
-    [ -f "$d/v1.bin" ] && [ -f "$d/v1.2.bin" ] && [ -f "$d/v3.bin" ]
-    [ "$(stat -c %s "$d/v1.bin")" -eq $((9 * 7 * 4 * 4)) ]
-    read -r st ty w h c pl t0 t1 <"$d/v1.txt"
-    [ "$st $ty $w $h $c $pl" = "ok f32 9 7 4 0" ] && [ "$t1" -ge "$t0" ]
-    run "$L01/lab01-ref" --size 9x7 --reps 1 --quiet --filter laplace5 --dump "$d"
-    [ "$(cut -d' ' -f1 "$d/v3.txt")" = unsupported ]
-    # asked for by name, a variant that cannot take the input is refused (exit 2), and the
-    # grader still reads "unsupported" (n/a), not a missing description
-    rm -f "$d/v3.txt"
-    run "$L01/lab01-ref" --size 9x7 --reps 1 --quiet --filter laplace5 --variant 3 --dump "$d"
-    [ "$status" -eq 2 ] && [ "$(cut -d' ' -f1 "$d/v3.txt")" = unsupported ]
-    run "$L01/lab01" --size 9x7 --reps 1 --quiet --dump "$d"
-    [ "$(cut -d' ' -f1 "$d/v2.txt")" = not-implemented ]
-    run "$L01/lab01-ref" --help
-    [[ "$output" != *"--dump"* ]]
+@test "lab 02 (OpenMP and SIMD): its examples get what their EXPECT says" {
+    "$KIT_ROOT/grading/examples/make.sh" 02 "$BATS_TEST_TMPDIR/ex" >/dev/null
+    run "$G" --lab 02 --submissions "$BATS_TEST_TMPDIR/ex" --out "$BATS_TEST_TMPDIR/out" --quick --timeout 5
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    for e in correct wrong not-implemented fake-pass compile-error; do
+        check_example "$e" "$BATS_TEST_TMPDIR/out" 02
+    done
 }
 
-@test "the harness under --dump leaves the verdict to the checker; --cases runs many in one process" {
-    make -s -C "$L01" PLANTED=wrong lab01-wrong >/dev/null
-    d="$BATS_TEST_TMPDIR/dump"
-    mkdir -p "$d"
-    # alone the planted bug is caught; under --dump the harness does not judge, the checker does
-    run "$L01/lab01-wrong" --size 23x17 --filter gauss5 --seed 5 --reps 1 --quiet --variant 2
-    [ "$status" -eq 1 ]
-    run "$L01/lab01-wrong" --size 23x17 --filter gauss5 --seed 5 --reps 1 --quiet --variant 2 --dump "$d"
-    [ "$status" -eq 0 ] && [ -f "$d/v2.bin" ]
-    run "$CHECK" compare --lab 01 --variant 2 --args "--size 23x17 --filter gauss5 --seed 5" --out "$d/v2.bin" --meta "$d/v2.txt"
-    [ "$status" -eq 1 ] && [[ "${lines[0]}" == fail* ]]
-    # --cases: one line per run (tab-separated, so a path may hold a space), each into its folder
-    mkdir -p "$BATS_TEST_TMPDIR/c 1" "$BATS_TEST_TMPDIR/c2"
-    printf -- '--dump\t%s\t--size\t1x1\n\n--dump\t%s\t--size\t9x4\t--filter\tgauss5\n' \
-        "$BATS_TEST_TMPDIR/c 1" "$BATS_TEST_TMPDIR/c2" >"$BATS_TEST_TMPDIR/cases"
-    run "$L01/lab01-ref" --reps 1 --quiet --cases "$BATS_TEST_TMPDIR/cases"
-    [ "$status" -eq 0 ]
-    [ "$(stat -c %s "$BATS_TEST_TMPDIR/c 1/v1.bin")" -eq $((1 * 1 * 4 * 4)) ]
-    [ "$(stat -c %s "$BATS_TEST_TMPDIR/c2/v3.bin")" -eq $((9 * 4 * 4 * 4)) ]
-    # the most serious status of the lines: here a bad size on the second line
-    printf -- '--size\t3x3\n--size\t0x3\n--size\t2x2\n' >"$BATS_TEST_TMPDIR/cases"
-    run "$L01/lab01" --reps 1 --quiet --cases "$BATS_TEST_TMPDIR/cases"
-    [ "$status" -eq 2 ]
-    run "$L01/lab01-ref" --cases "$BATS_TEST_TMPDIR/nothing"
-    [ "$status" -eq 2 ] && [[ "$output" == *"cannot read --cases"* ]]
-}
-
-@test "CUPTI kernel records: attributed to each variant by its span" {
-    f="$BATS_TEST_DIRNAME/fixtures/cupti"
-    run "$CHECK" kernels "$f/complete.txt" "$f/run" 1,2,3
-    [ "$status" -eq 0 ]
-    [ "${lines[0]}" = "complete 4" ]
-    [[ "${lines[1]}" == $'1\t2\t900000\tconv_v1_kernel('* ]]
-    [ "${lines[2]}" = $'2\t1\t300000\tconv_v2_kernel' ]
-    [ "${lines[3]}" = $'3\t0\t0\t-' ]
-    run "$CHECK" kernels "$f/incomplete.txt" "$f/run" 1
-    [ "${lines[0]}" = "incomplete 1" ]
-    run "$CHECK" kernels "$f/none.txt" "$f/run" 1
-    [ "$status" -eq 3 ] && [ "$output" = "missing 0" ]
-    # the injection library is built wherever the toolkit has CUPTI
-    if [ -f /usr/local/cuda/include/cupti.h ]; then
-        nm -D "$KIT_ROOT/common/build/libkitcupti.so" | grep -q ' T InitializeInjection$'
-    fi
-}
-
-@test "bad usage: one line and exit 2; the lab's grade.sh is the grader" {
+@test "bad usage: one line and exit 2; each lab's grade.sh is the grader" {
     run "$G" --submissions /tmp --out "$BATS_TEST_TMPDIR/o"
-    [ "$status" -eq 2 ] && [[ "$output" == *"--lab is required"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--lab is required"* ]]
     run "$G" --lab 99 --submissions /tmp --out "$BATS_TEST_TMPDIR/o"
-    [ "$status" -eq 2 ] && [[ "$output" == *"no lab 99"* ]]
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no lab 99"* ]]
     run "$G" --lab 01 --submissions /tmp --out "$BATS_TEST_TMPDIR/o" --sandbox maybe
     [ "$status" -eq 2 ]
-    run "$L01/grade.sh" --help
-    [ "$status" -eq 0 ] && [[ "$output" == *"--submissions DIR"* ]]
+    run "$G" --lab 01 --submissions /tmp --out "$BATS_TEST_TMPDIR/o" --print-cases
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--print-cases needs --seed"* ]]
+    for l in 01 02 03 06; do
+        run "$KIT_ROOT/labs/${l}_"*/grade.sh --help
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"--submissions DIR"* ]]
+    done
 }
 
 @test "the student tarball holds no grader, rubric, hidden case or example" {
@@ -409,18 +489,24 @@ EOF
     run make -s -C "$KIT_ROOT" dist-student
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     run tar -tzf "$KIT_ROOT/out/cuda-lab-kit-student.tar.gz"
-    [[ "$output" != *grading/rubrics* && "$output" != *grading/examples* ]]
-    [[ "$output" != *grading/grade$'\n'* && "$output" != *grading/check.c* && "$output" != *solutions/* ]]
+    [[ "$output" != *grading/rubrics* ]]
+    [[ "$output" != *grading/examples* ]]
+    [[ "$output" != *grading/kitgrade* ]]
+    [[ "$output" != *grading/grade$'\n'* ]]
+    [[ "$output" != *grading/check.c* ]]
+    [[ "$output" != *solutions/* ]]
 }
 
-@test "lab 03 end to end on any machine: built in the sandbox, a compile error found, runs skipped without a GPU" {
-    has_gpu && skip "this machine has a GPU: tests/gpu/grade.bats grades lab 03"
-    subs="$BATS_TEST_TMPDIR/subs"
-    "$KIT_ROOT/grading/examples/make.sh" 03 "$BATS_TEST_TMPDIR/ex03" >/dev/null
-    mkdir -p "$subs"
-    cp -r "$BATS_TEST_TMPDIR/ex03/compile-error" "$BATS_TEST_TMPDIR/ex03/correct" "$subs/"
-    CUDA_ARCH=${CUDA_ARCH:-75} run "$G" --lab 03 --submissions "$subs" --out "$BATS_TEST_TMPDIR/out" --quick
-    [ "$status" -eq 0 ] || { echo "$output"; false; }
-    grep -q '^"compile-error","03",failed,.*,compile-error,.*error' "$BATS_TEST_TMPDIR/out/grades.csv"
-    grep -q '^"correct","03",ok,0,0,.*,skipped,.*no CUDA device' "$BATS_TEST_TMPDIR/out/grades.csv"
+@test "labs 03 and 06 end to end on any machine: built in the sandbox, a compile error found, runs skipped without a GPU" {
+    has_gpu && skip "this machine has a GPU: tests/gpu/grade.bats grades labs 03 and 06"
+    for l in 03 06; do
+        subs="$BATS_TEST_TMPDIR/subs$l"
+        "$KIT_ROOT/grading/examples/make.sh" $l "$BATS_TEST_TMPDIR/ex$l" >/dev/null
+        mkdir -p "$subs"
+        cp -r "$BATS_TEST_TMPDIR/ex$l/compile-error" "$BATS_TEST_TMPDIR/ex$l/correct" "$subs/"
+        CUDA_ARCH=${CUDA_ARCH:-75} run "$G" --lab $l --submissions "$subs" --out "$BATS_TEST_TMPDIR/out$l" --quick
+        [ "$status" -eq 0 ] || { echo "$output"; false; }
+        grep -q "^\"compile-error\",\"$l\",failed,.*,compile-error,.*error" "$BATS_TEST_TMPDIR/out$l/grades.csv"
+        grep -q "^\"correct\",\"$l\",ok,0,0,.*,skipped,.*no CUDA device" "$BATS_TEST_TMPDIR/out$l/grades.csv"
+    done
 }
