@@ -140,11 +140,16 @@ def write_report(sd, rec, g):
                 md(label(c["variant"])), md(c["case"]), md(g["inputs"].get(c["case"], "")),
                 c["status"], md(c["reason"], 300)))
         L.append("")
-        seen = set()
+        # per variant: its first wrong case with a diff picture, else its first wrong case
+        first = {}
         for c in rec["cases"]:
-            if c["status"] != "wrong" or c["variant"] in seen or not c.get("mismatch"):
+            if c["status"] == "wrong" and c.get("mismatch"):
+                if c["variant"] not in first or (c.get("diff") and
+                                                  not first[c["variant"]].get("diff")):
+                    first[c["variant"]] = c
+        for c in rec["cases"]:
+            if first.get(c["variant"]) is not c:
                 continue
-            seen.add(c["variant"])
             L.append("**%s in case %s**: the first mismatches\n" % (md(label(c["variant"])),
                                                                    md(c["case"])))
             L.append(block(c["mismatch"], 14))

@@ -124,6 +124,13 @@ class Grading:
             if r.nodev:
                 self.nodev = True
                 say("no CUDA device here: submissions are built, not run (status skipped)")
+            # the reference's own record, as a student's (its timed runs are in every
+            # student's pairs)
+            rec = result(ctx.rub, names.Student("reference", "reference", ctx.lab.solutions),
+                         ctx.lab.nn, {"status": br.status, "ms": round(br.ms)}, [], r.outcomes,
+                         runs=r.runs)
+            report.write_views(sd, rec)
+            report.write_results(sd, rec)
             bad = [o for o in r.outcomes if o.status not in ("pass", "n/a", "skipped")]
             if bad:
                 lines = "\n".join("  v%s %s %s: %s" % (o.vname, o.case, o.status, o.reason)
