@@ -26,7 +26,8 @@ _FORBIDDEN_DEF = re.compile(r"^(kit_.*|main|InitializeInjection|cupti.*)$")
 _FORBIDDEN_USE = re.compile(r"^(kit_ref_.*|kit_lab_ref)$")
 _LAB_SKIP = re.compile(r"^(ref\.c|build|out|lab\d\d(-.*)?|.*\.png|.*\.pdf|.*\.o|.*\.tmp)$")
 _COMMON_SKIP = re.compile(r"^(ref\.c|build|.*\.o|.*\.a|.*\.so|.*\.tmp)$")
-METRICS_FILES = ("metrics", "metrics.tsv", "metric_sets.tsv", "plot_metrics.gp")
+# the profiler-metrics tool (--profile runs it in the box): its entry, data and package
+METRICS_FILES = ("metrics", "metrics.tsv", "metric_sets.tsv", "plot_metrics.gp", "kitmetrics")
 
 
 class KitError(Exception):
@@ -141,6 +142,8 @@ def make_pristine(lab, dest, log, env=None, force=False):
         p = os.path.join(lab.kit, "grading", f)
         if os.path.isfile(p):
             shutil.copy2(p, os.path.join(gdir, f))
+        elif os.path.isdir(p):
+            _copy_tree(p, os.path.join(gdir, f), re.compile(r"^(__pycache__|.*\.pyc)$"))
     deps = os.path.join(lab.kit, ".deps")
     if os.path.isdir(deps):
         os.symlink(os.path.realpath(deps), os.path.join(tmp, ".deps"))

@@ -34,7 +34,6 @@ class Ctx:
     notes: List[str] = field(default_factory=list)      # limits not enforced, and why
     run_timeout: float = 20.0
     stop: threading.Event = field(default_factory=threading.Event)
-    lists_ok: bool = True             # the harness takes --variant 1,2,5
     ref_na: Dict[tuple, str] = field(default_factory=dict)   # (case, v) the reference refuses
     checks_off: set = field(default_factory=set)   # (variant, status) the reference breaks
 

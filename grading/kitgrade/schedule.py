@@ -231,32 +231,34 @@ class Grading:
         return box
 
     def timed(self, r, tag):
-        """{variant name: VarTiming} of the variants that earned a timed run."""
+        """{variant name: VarTiming} of the variants that earned a timed run: those that
+        passed every case (GPU variants all, CPU ones with speed points), timed together in
+        one process per pair, on a core (or the machine, or a GPU) of their own."""
         ctx = self.ctx
         failed = {o.vname for o in r.outcomes if o.status not in ("pass", "n/a")}
-        tested = {o.vname for o in r.outcomes if o.status == "pass"}
-        timings = {}
+        passed = {o.vname for o in r.outcomes if o.status == "pass"}
+        items, seen = [], set()
         for case in [c for c in ctx.cases if c.kind == "perf"]:
-            vs = [v for v in case.variants
-                  if rubric.vname(case.part, v) in tested and rubric.vname(case.part, v)
-                  not in failed and rubric.vname(case.part, v) not in timings and
-                  not ctx.output_of(case, v).na and
-                  (ctx.lab.gpu or ctx.rub.points[rubric.vname(case.part, v)][1] > 0)]
-            if not vs or ctx.stop.is_set():
-                continue
-            n = 0 if ctx.clock == "wall" else 1
-            with self.cores.take(n) as cs:
-                with (self.gpus.alone() if ctx.slots else _null()) as slot:
-                    self.count("timing", 1)
-                    try:
-                        key = slot if slot is not None else (cs if ctx.clock != "wall" else "all")
-                        t = Timer(ctx, r, self.ref_box_for(key), tag, slot=slot,
-                                  cpus=cs if ctx.clock != "wall" else None)
-                        for v, vt in t.time_variants(case, vs).items():
-                            timings[rubric.vname(case.part, v)] = vt
-                    finally:
-                        self.count("timing", -1)
-        return timings
+            for v in case.variants:
+                n = rubric.vname(case.part, v)
+                if n in passed and n not in failed and n not in seen and \
+                        not ctx.output_of(case, v).na and \
+                        (ctx.lab.gpu or ctx.rub.points[n][1] > 0):
+                    items.append((case, v))
+                    seen.add(n)
+        if not items or ctx.stop.is_set():
+            return {}
+        n = 0 if ctx.clock == "wall" else 1
+        with self.cores.take(n) as cs:
+            with (self.gpus.alone() if ctx.slots else _null()) as slot:
+                self.count("timing", 1)
+                try:
+                    key = slot if slot is not None else (cs if ctx.clock != "wall" else "all")
+                    t = Timer(ctx, r, self.ref_box_for(key), tag, slot=slot,
+                              cpus=cs if ctx.clock != "wall" else None)
+                    return t.time_all(items)
+                finally:
+                    self.count("timing", -1)
 
     def finish(self, sd, rec):
         report.write_views(sd, rec)

@@ -71,11 +71,11 @@ class VarTiming:
 class TimedRun:
     who: str
     box: object
-    rel: str
+    rel: dict                      # (case, variant) -> its dump folder in the box
     res: object
     srv: KeyServer
     trace: Optional[cupti.Trace]
-    descs: dict
+    descs: dict                    # (case, variant) -> run.Desc or None
     end_ns: int
 
 
@@ -95,35 +95,46 @@ class Timer:
         self.reps = ctx.rub.perf_reps if not ctx.opts.quick else min(ctx.rub.perf_reps, 5)
 
     # ---------------------------------------------------------------- one process
-    def process(self, who, case, vs, pair, varg=None):
-        """One timed run of VS of CASE (--variant VARG: all, N or a list)."""
+    def process(self, who, items, pair):
+        """One timed run of ITEMS ([(case, variant)], no variant number twice): one line of
+        the harness's --cases each (so a GPU lab starts CUDA once), every repetition's key
+        from the key server, the GPU records in a file of the grader's."""
         ctx = self.ctx
         box = self.stu.box if who == "student" else self.ref_box
-        rel = "time/%s-%s-%s-p%d" % (self.tag, case.name, who, pair)
-        dump = fsutil.bmkdir(box, rel, fresh=True)
-        varg = varg or (",".join(str(v) for v in vs) if len(vs) > 1 else str(vs[0]))
-        nv = len(ctx.info.part_variants(case.part)) if varg == "all" else len(vs)
-        srv = KeyServer(nv * self.reps, helper=os.path.join(ctx.tools, "keyserve"), tmp=ctx.tmp)
+        rels, lines = {}, []
+        for case, v in items:
+            rel = "time/%s-%s-v%d-%s-p%d" % (self.tag, case.name, v, who, pair)
+            dump = fsutil.bmkdir(box, rel, fresh=True)
+            rels[(case.name, v)] = rel
+            line = ["--dump", dump] + (["--part", case.part] if case.part else [])
+            lines.append(line + ["--variant", str(v)] + list(case.args) +
+                         ["--reps", str(self.reps)])
+        srv = KeyServer(len(items) * self.reps, helper=os.path.join(ctx.tools, "keyserve"),
+                        tmp=ctx.tmp)
         env = ctx.env(self.slot)
         fds = list(srv.child_fds)
         cfd, cpath = None, None
         if ctx.lab.gpu and ctx.cupti_lib:
-            cpath = os.path.join(ctx.tmp, "cupti-%s-%s-%s-p%d" % (self.tag, case.name, who, pair))
+            cpath = os.path.join(ctx.tmp, "cupti-%s-%s-p%d" % (self.tag, who, pair))
             cfd = os.open(cpath, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             os.fchmod(cfd, 0o666)      # the older library reopens it through /proc/self/fd
             fds.append(cfd)
             env.update({"CUDA_INJECTION64_PATH": ctx.cupti_lib, "KIT_CUPTI_FD": str(cfd),
                         "KIT_CUPTI_OUT": "/proc/self/fd/%d" % cfd})
         binary = os.path.join(box.root, "out", ctx.lab.binary)
-        argv = [binary, "--quiet", "--dump", dump, "--ctl", srv.ctl_arg]
-        if case.part:
-            argv += ["--part", case.part]
-        argv += ["--variant", varg]
-        argv += list(case.args) + ["--reps", str(self.reps)]
-        name = "time-%s-%s-p%d" % (case.name, who, pair)
+        argv = [binary, "--quiet", "--ctl", srv.ctl_arg]
+        if len(lines) == 1:
+            argv += lines[0]
+        else:
+            cases = "time/%s-%s-p%d.cases" % (self.tag, who, pair)
+            fsutil.bwrite(box, cases, "".join("\t".join(ln) + "\n" for ln in lines))
+            argv += ["--cases", os.path.join(box.root, cases)]
+        name = "time-%s-p%d" % (who, pair) + ("" if len(items) > 1 else
+                                              "-%s-v%d" % (items[0][0].name, items[0][1]))
         srv.start()
         try:
-            res = box.run(argv, cwd=box.root, env=env, limits=ctx.limits("run", scale=2.0),
+            res = box.run(argv, cwd=box.root, env=env,
+                          limits=ctx.limits("run", scale=2.0 * max(1, len(items) / 2.0)),
                           stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
                           stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
                           pass_fds=fds, cpus=self.cpus)
@@ -139,18 +150,19 @@ class Timer:
             data = fsutil.read_regular(cpath, 512 << 20)
             os.unlink(cpath)
             trace = cupti.parse(data.decode("utf-8", "replace")) if data else cupti.Trace()
+        from .run import parse_desc
         descs, whys = {}, {}
-        for v in vs:
-            data, whys[v] = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
-            from .run import parse_desc
-            descs[v] = parse_desc(data) if data is not None else None
-        run = TimedRun(who, box, rel, res, srv, trace, descs, end_ns)
+        for (cname, v), rel in rels.items():
+            data, whys[(cname, v)] = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
+            descs[(cname, v)] = parse_desc(data) if data is not None else None
+        run = TimedRun(who, box, rels, res, srv, trace, descs, end_ns)
         run.whys = whys
         return run
 
     def discard(self, run):
         if not self.ctx.opts.keep_work:
-            fsutil.bremove(run.box, run.rel)
+            for rel in run.rel.values():
+                fsutil.bremove(run.box, rel)
 
     # ---------------------------------------------------------------- checks
     def verify(self, run, case, v, check_outputs):
@@ -159,14 +171,14 @@ class Timer:
         n = vname(case.part, v)
         info = ctx.info.variant(case.part, v)
         span = info.span if info else ("kernel" if ctx.lab.gpu else "host")
-        d, res = run.descs.get(v), run.res
+        d, res = run.descs.get((case.name, v)), run.res
         vc.x_ms = res.cpu_ms if ctx.clock == "cpu" else res.wall_ms
 
         def bad(st, why):
             vc.status, vc.reason = st, why
             return vc
 
-        why = getattr(run, "whys", {}).get(v, "")
+        why = getattr(run, "whys", {}).get((case.name, v), "")
         if d is None and fsutil.tampered(why):
             return bad("forbidden", "its timed run put a link where the grader reads its "
                                     "results, which the grader does not follow (%s)" % why)
@@ -275,7 +287,7 @@ class Timer:
             ks.append(others.pop(secrets.randbelow(len(others))))
         for k in sorted(ks):
             r = reps[k - 1]
-            data, why = run.box.read_file("%s/v%d.r%d.bin" % (run.rel, v, k),
+            data, why = run.box.read_file("%s/v%d.r%d.bin" % (run.rel[(case.name, v)], v, k),
                                           self.ctx.max_output(case, v))
             vc.checked.append(k)
             if data is None:
@@ -309,76 +321,82 @@ class Timer:
                                               n, vc.status, vc.reason, n))
         return vc
 
-    def time_variants(self, case, vs):
-        """{variant: VarTiming} for the variants VS of CASE (each passed every case)."""
-        ctx = self.ctx
-        if ctx.clock != "gpu" or len(vs) == 1:
-            groups = [([v], None) for v in vs]
-        elif ctx.lists_ok:
-            groups = [(list(vs), None)]
-        elif getattr(self.stu, "clean", False):
-            # every variant ran whole in the correctness runs: one process runs them all
-            groups = [(list(vs), "all")]
-        else:
-            groups = [([v], None) for v in vs]
+    def time_all(self, items):
+        """{variant name: VarTiming} of ITEMS [(case, variant)], each passed every case: one
+        process per pair for all of them (no variant number twice in one process)."""
+        groups = []
+        for it in items:
+            g = next((g for g in groups if all(x[1] != it[1] for x in g)), None)
+            if g is None:
+                groups.append([it])
+            else:
+                g.append(it)
         res = {}
-        for group, varg in groups:
-            res.update(self.time_group(case, group, varg))
+        while groups:
+            res.update(self.time_group(groups.pop(0), groups))
         return res
 
-    def time_group(self, case, vs, varg=None):
+    def time_group(self, items, later=None):
+        """The pairs of ITEMS; an item its run did not reach (a crash or a hang before it, in
+        the same process) goes to LATER, to be timed on its own."""
         ctx = self.ctx
         lo, hi = ctx.rub.perf_pairs
         if ctx.opts.quick:
             lo, hi = min(2, hi), min(hi, 2)
-        out = {v: VarTiming(vname(case.part, v), case.name, clock=ctx.clock, reps=self.reps)
-               for v in vs}
-        live = list(vs)
+        def key(it):
+            return it[0].name, it[1]
+        out = {key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=ctx.clock,
+                                  reps=self.reps) for it in items}
+        live = list(items)
         for p in range(1, hi + 1):
             if not live or ctx.stop.is_set():
                 break
             order = ("reference", "student") if p % 2 else ("student", "reference")
             runs = {}
             for who in order:
-                runs[who] = self.process(who, case, live, p, varg)
-            ref = runs["reference"].res
-            if len(live) > 1 and varg is None and ref.rc == 2 and not ref.breach and \
-                    ctx.lists_ok:
-                # this harness takes one variant or all: one process per variant from now on
-                ctx.lists_ok = False
-                for r in runs.values():
-                    self.discard(r)
-                return self.time_variants(case, vs)
-            for v in list(live):
+                runs[who] = self.process(who, live, p)
+            stu = runs["student"]
+            failed = stu.res.breach or stu.res.signal is not None or \
+                stu.res.rc not in (0, 1, 4)
+            missing = [key(it) for it in live if stu.descs.get(key(it)) is None]
+            for it in list(live):
+                case, v = it
+                t = out[key(it)]
+                if failed and key(it) in missing[1:] and later is not None:
+                    # another item's crash or hang ended the run before this one: its own
+                    later.append([it])
+                    out.pop(key(it))
+                    live.remove(it)
+                    continue
                 rv = self.ref_check(runs["reference"], case, v)
-                sv = self.verify(runs["student"], case, v, True)
-                t = out[v]
+                sv = self.verify(stu, case, v, True)
                 if sv.status != "ok":
                     t.status, t.reason = sv.status, sv.reason
-                    live.remove(v)
+                    live.remove(it)
                     continue
                 if rv.status != "ok":
                     t.status, t.reason = "not-timed", "the reference's timed run failed (%s)" \
                         % rv.reason
-                    live.remove(v)
+                    live.remove(it)
                     continue
                 pair = self.pair(case, v, rv, sv, runs)
                 if pair.get("breach"):
                     t.status, t.reason = pair["breach"]
-                    live.remove(v)
+                    live.remove(it)
                     continue
                 t.pairs.append(pair)
             for r in runs.values():
                 self.discard(r)
-            for v in list(live):
-                rs = [q["ratio"] for q in out[v].pairs]
+            for it in list(live):
+                rs = [q["ratio"] for q in out[key(it)].pairs]
                 if len(rs) >= lo and (max(rs) - min(rs)) <= ctx.rub.perf_spread * \
                         statistics.median(rs):
-                    live.remove(v)
-        for v, t in out.items():
+                    live.remove(it)
+        parts = {it[0].name: it[0].part for it in items}
+        for (cname, v), t in out.items():
             whys = [q.get("hidden_why") for q in t.pairs]
             if t.status == "ok" and whys and all(whys) and not ctx.opts.quick and \
-                    not self.off(vname(case.part, v), "impossible-time"):
+                    not self.off(vname(parts[cname], v), "impossible-time"):
                 t.status, t.reason = "impossible-time", whys[-1]
         for t in out.values():
             if t.status == "ok" and t.pairs:
@@ -389,7 +407,7 @@ class Timer:
                 t.student_ms = statistics.median(q["student_ms"] for q in t.pairs)
             elif t.status == "ok":
                 t.status, t.reason = "not-timed", "no timed run finished"
-        return out
+        return {t.vname: t for t in out.values()}
 
     def hidden_work(self, rv, sv, r_ms, s_ms):
         """(ms of a repetition beyond its window, more than the reference's; why that is too

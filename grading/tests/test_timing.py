@@ -74,12 +74,13 @@ def run_of(v, reps=3, keys=None, kernels=(2, 30000), copies=False, outputs=True,
         files["time/r/v%d.r%d.bin" % (v, k)] = ("ok-%d" % int(key, 16)).encode() if outputs \
             else b"stale"
     d = Desc(status="ok", reps=lines)
+    case = "perf1"
     tr = cupti.Trace(version=2, complete=True, records=sorted(recs, key=lambda r: r.start),
                      copies_recorded=True) if gpu else None
     box = util.DictBox(files)
-    return timing.TimedRun("student", box, "time/r", Res(cpu_ms=cpu_ms, wall_ms=cpu_ms,
-                                                         extra=extra),
-                           Srv(keys_d, reqs), tr, {v: d}, (reps + 2) * gap)
+    return timing.TimedRun("student", box, {(case, v): "time/r"},
+                           Res(cpu_ms=cpu_ms, wall_ms=cpu_ms, extra=extra),
+                           Srv(keys_d, reqs), tr, {(case, v): d}, (reps + 2) * gap)
 
 
 class Verify(util.TempCase):
@@ -116,7 +117,7 @@ class Verify(util.TempCase):
         r.srv.broken = "asked twice for the key of repetition 1 of v1"
         self.assertIn("asked twice", self.check(r).reason)
         r = run_of(1)
-        r.descs[1].reps = r.descs[1].reps[:2]
+        r.descs[("perf1", 1)].reps = r.descs[("perf1", 1)].reps[:2]
         self.assertIn("instead of 1..3", self.check(r).reason)
 
     def test_launches_copies_windows(self):
@@ -145,7 +146,7 @@ class Verify(util.TempCase):
 
     def test_failed_timed_run(self):
         r = run_of(1)
-        r.descs[1] = None
+        r.descs[("perf1", 1)] = None
         r.res.breach = "timeout"
         self.assertEqual(self.check(r).status, "timeout")
         r.res.breach, r.res.signal = None, 11
@@ -202,9 +203,10 @@ class Pairs(util.TempCase):
     def inject(self, ref_ms, stu_ms, stu_status=None):
         it = {"reference": iter(ref_ms), "student": iter(stu_ms)}
 
-        def process(who, case, vs, pair, varg=None):
+        def process(who, items, pair):
             self.order.append(who)
-            return timing.TimedRun(who, None, "x", Res(), None, None, {}, 0)
+            return timing.TimedRun(who, None, {}, Res(), None, None,
+                                   {(c.name, v): "here" for c, v in items}, 0)
 
         def verify(run, case, v, outputs):
             vc = timing.VarCheck()
@@ -219,7 +221,7 @@ class Pairs(util.TempCase):
 
     def test_stops_when_pairs_agree(self):
         self.inject([1.0, 1.0, 1.0, 1.0], [2.0, 2.02, 9.0, 9.0])
-        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
         self.assertEqual(out.status, "ok")
         self.assertEqual(len(out.pairs), 2)
         self.assertAlmostEqual(out.ratio, (0.5 + 1 / 2.02) / 2)
@@ -228,7 +230,7 @@ class Pairs(util.TempCase):
 
     def test_goes_on_while_noisy_up_to_the_most(self):
         self.inject([1.0] * 4, [1.0, 1.5, 1.0, 1.1])
-        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
         self.assertEqual(len(out.pairs), 4)
         self.assertAlmostEqual(out.ratio, (1 / 1.1 + 1.0) / 2)
         self.assertAlmostEqual(out.spread[1], 1.0)
@@ -241,7 +243,7 @@ class Pairs(util.TempCase):
         self.t = timing.Timer(self.ctx, Stu(None, self.tmp), None, "t", slot="0")
         gaps = iter(hidden_gaps)
 
-        def process(who, case, vs, pair, varg=None):
+        def process(who, items, pair):
             g = 1000000 if who == "reference" else next(gaps)
             r = run_of(1, gpu=False, self_ms=0.4, gap=g)
             r.who = who
@@ -252,18 +254,18 @@ class Pairs(util.TempCase):
 
     def test_hidden_work_in_every_pair(self):
         self.cpu_inject([4000000] * 4)
-        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
         self.assertEqual(out.status, "impossible-time")
         self.cpu_inject([4000000, 1000000, 4000000, 4000000])
-        self.assertEqual(self.t.time_group(self.ctx.cases[-1], [1])[1].status, "ok")
+        self.assertEqual(self.t.time_group([(self.ctx.cases[-1], 1)])["1"].status, "ok")
         self.cpu_inject([4000000] * 4)
         self.ctx.opts.quick = True
-        self.assertEqual(self.t.time_group(self.ctx.cases[-1], [1])[1].status, "ok")
+        self.assertEqual(self.t.time_group([(self.ctx.cases[-1], 1)])["1"].status, "ok")
         self.ctx.opts.quick = False
 
     def test_a_breach_stops_at_once(self):
         self.inject([1.0] * 4, [1.0] * 4, stu_status="replayed")
-        out = self.t.time_group(self.ctx.cases[-1], [1])[1]
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
         self.assertEqual((out.status, out.reason, out.ratio), ("replayed", "injected", None))
         self.assertEqual(len(self.order), 2)
 

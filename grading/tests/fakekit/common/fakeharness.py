@@ -92,17 +92,20 @@ def parse(args):
     return o
 
 
-def one(o, beh, cup):
+def open_ctl(arg):
+    a, b = arg.split(",")
+    return os.fdopen(int(a), "r"), int(b)
+
+
+def one(o, beh, cup, ctl=None):
     w, h = o["size"]
     if o["variant"] != "all" and o["variant"] not in ("1", "2", "3"):
         sys.stderr.write("fake: --variant must be all or 1..3, not '%s'\n" % o["variant"])
         return 2
     vs = [1, 2, 3] if o["variant"] == "all" else [int(o["variant"])]
     d = o["dump"]
-    ctl = None
-    if o["ctl"]:
-        a, b = o["ctl"].split(",")
-        ctl = (os.fdopen(int(a), "r"), int(b))
+    if o["ctl"] and ctl is None:
+        ctl = open_ctl(o["ctl"])
     rc = 0
     for v in vs:
         acts = {x[0]: x[1:] for x in beh.get(v, [["correct"]])}
@@ -181,10 +184,22 @@ def main():
         cup = os.fdopen(int(os.environ["KIT_CUPTI_FD"]), "w")
         cup.write("# kitcupti 2\n# calib 0 0\n")
     if o["cases"]:
+        # each line's arguments after the command line's others, as the harness does
+        args, i, rest = sys.argv[1:], 0, []
+        while i < len(args):
+            if args[i] == "--cases":
+                i += 2
+                continue
+            rest.append(args[i])
+            i += 1
         rc = 0
+        ctl = None
         for ln in open(o["cases"]).read().splitlines():
             if ln.strip():
-                rc = max(rc, one(parse(ln.split("\t")), beh, cup))
+                sub = parse(rest + ln.split("\t"))
+                if sub["ctl"] and ctl is None:
+                    ctl = open_ctl(sub["ctl"])
+                rc = max(rc, one(sub, beh, cup, ctl))
     else:
         rc = one(o, beh, cup)
     if cup is not None:
