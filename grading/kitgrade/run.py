@@ -350,10 +350,10 @@ class Runner:
             dump = self.dump_dir("run/" + c.name)
             lines.append("\t".join(self.case_argv(c, dump, "all")))
         fsutil.bwrite(self.box, "run/cases.txt", "\n".join(lines) + "\n")
-        scale = max(1.0, len(cases) / 2.0)
+        # one run's time limit for every case together, as for one: the cases are small, and a
+        # hang then costs one limit here (the cases it finished stand)
         res, err = self.run([self.binary, "--quiet", "--cases",
-                             os.path.join(self.box.root, "run/cases.txt")], "together",
-                            limits=self.ctx.limits("run", scale=scale))
+                             os.path.join(self.box.root, "run/cases.txt")], "together")
         if res.rc == 77 and res.breach is None:
             self.nodev = True
             for c in cases:

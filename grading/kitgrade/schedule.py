@@ -33,6 +33,8 @@ class Grading:
         self.ref_ready = threading.Event()
         self.ref_box = None
         self.ref_boxes = {}         # timing slot -> a box holding a copy of the reference
+        self.chains = {s: {} for s in ctx.slots}   # GPU -> its last reference timed run
+        self.all_items = timed_items(ctx, None)
         self.fatal = None
         self.lock = threading.Lock()
         self.boxes = set()
@@ -235,17 +237,7 @@ class Grading:
         passed every case (GPU variants all, CPU ones with speed points), timed together in
         one process per pair, on a core (or the machine, or a GPU) of their own."""
         ctx = self.ctx
-        failed = {o.vname for o in r.outcomes if o.status not in ("pass", "n/a")}
-        passed = {o.vname for o in r.outcomes if o.status == "pass"}
-        items, seen = [], set()
-        for case in [c for c in ctx.cases if c.kind == "perf"]:
-            for v in case.variants:
-                n = rubric.vname(case.part, v)
-                if n in passed and n not in failed and n not in seen and \
-                        not ctx.output_of(case, v).na and \
-                        (ctx.lab.gpu or ctx.rub.points[n][1] > 0):
-                    items.append((case, v))
-                    seen.add(n)
+        items = timed_items(ctx, r.outcomes)
         if not items or ctx.stop.is_set():
             return {}
         n = 0 if ctx.clock == "wall" else 1
@@ -256,6 +248,9 @@ class Grading:
                     key = slot if slot is not None else (cs if ctx.clock != "wall" else "all")
                     t = Timer(ctx, r, self.ref_box_for(key), tag, slot=slot,
                               cpus=cs if ctx.clock != "wall" else None)
+                    nums = [v for _c, v in self.all_items]
+                    if slot is not None and len(nums) == len(set(nums)):
+                        return t.time_chain(items, self.chains[slot], self.all_items)
                     return t.time_all(items)
                 finally:
                     self.count("timing", -1)
@@ -322,6 +317,24 @@ class Grading:
                 if sys.stderr.isatty():
                     self.progress()
         ref.join()
+
+
+def timed_items(ctx, outcomes):
+    """The (perf case, variant)s to time: those that passed every case (OUTCOMES; None: every
+    graded one), GPU variants all, CPU ones with speed points; each variant once."""
+    failed = {o.vname for o in outcomes or [] if o.status not in ("pass", "n/a")}
+    passed = {o.vname for o in outcomes or [] if o.status == "pass"}
+    items, seen = [], set()
+    for case in [c for c in ctx.cases if c.kind == "perf"]:
+        for v in case.variants:
+            n = rubric.vname(case.part, v)
+            if outcomes is not None and (n not in passed or n in failed):
+                continue
+            if n not in seen and not ctx.output_of(case, v).na and \
+                    (ctx.lab.gpu or ctx.rub.points[n][1] > 0):
+                items.append((case, v))
+                seen.add(n)
+    return items
 
 
 def _int(x):

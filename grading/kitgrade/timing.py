@@ -27,6 +27,7 @@ import os
 import secrets
 import statistics
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -95,7 +96,7 @@ class Timer:
         self.reps = ctx.rub.perf_reps if not ctx.opts.quick else min(ctx.rub.perf_reps, 5)
 
     # ---------------------------------------------------------------- one process
-    def process(self, who, items, pair):
+    def process(self, who, items, pair, when=""):
         """One timed run of ITEMS ([(case, variant)], no variant number twice): one line of
         the harness's --cases each (so a GPU lab starts CUDA once), every repetition's key
         from the key server, the GPU records in a file of the grader's."""
@@ -129,8 +130,8 @@ class Timer:
             cases = "time/%s-%s-p%d.cases" % (self.tag, who, pair)
             fsutil.bwrite(box, cases, "".join("\t".join(ln) + "\n" for ln in lines))
             argv += ["--cases", os.path.join(box.root, cases)]
-        name = "time-%s-p%d" % (who, pair) + ("" if len(items) > 1 else
-                                              "-%s-v%d" % (items[0][0].name, items[0][1]))
+        name = "time-%s%s-p%d" % (who, when, pair) + ("" if len(items) > 1 else
+                                                     "-%s-v%d" % (items[0][0].name, items[0][1]))
         srv.start()
         try:
             res = box.run(argv, cwd=box.root, env=env,
@@ -336,6 +337,88 @@ class Timer:
             res.update(self.time_group(groups.pop(0), groups))
         return res
 
+    def time_chain(self, items, chain, all_items):
+        """GPU labs: the reference's timed runs shared along the students timed on one GPU
+        (R S1 R S2 R ...): each student run is paired with the reference run before it and
+        the one after it, so a student costs one student run and one reference run of the
+        GPU's time. CHAIN holds the last reference run of the GPU (ALL_ITEMS: what it runs).
+        More student runs while the pairs disagree, up to perf_pairs of them."""
+        ctx = self.ctx
+        lo, hi = ctx.rub.perf_pairs
+        if ctx.opts.quick:
+            hi = min(hi, 2)
+        ref_items = list(all_items)
+
+        def key(it):
+            return it[0].name, it[1]
+
+        def fresh_ref(p, when):
+            run = self.process("reference", ref_items, p, when)
+            checks = {key(it): self.ref_check(run, it[0], it[1]) for it in ref_items}
+            self.discard(run)
+            chain["last"] = (checks, time.monotonic())
+            return checks
+
+        out = {key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=ctx.clock,
+                                  reps=self.reps) for it in items}
+        live = list(items)
+        for p in range(1, hi + 1):
+            if not live or ctx.stop.is_set():
+                break
+            last = chain.get("last")
+            before = last[0] if last and time.monotonic() - last[1] < 60 else \
+                fresh_ref(p, "-before")
+            stu = self.process("student", live, p)
+            after = fresh_ref(p, "-after")
+            for it in list(live):
+                case, v = it
+                t = out[key(it)]
+                sv = self.verify(stu, case, v, True)
+                if sv.status != "ok":
+                    t.status, t.reason = sv.status, sv.reason
+                    live.remove(it)
+                    continue
+                for rv in (before.get(key(it)), after.get(key(it))):
+                    if rv is None or rv.status != "ok":
+                        continue
+                    pair = self.pair(case, v, rv, sv, None)
+                    if pair.get("breach"):
+                        t.status, t.reason = pair["breach"]
+                        live.remove(it)
+                        break
+                    t.pairs.append(pair)
+                else:
+                    if not t.pairs:
+                        t.status, t.reason = "not-timed", "the reference's timed runs failed"
+                        live.remove(it)
+            self.discard(stu)
+            for it in list(live):
+                rs = [q["ratio"] for q in out[key(it)].pairs]
+                if len(rs) >= lo and (max(rs) - min(rs)) <= ctx.rub.perf_spread * \
+                        statistics.median(rs):
+                    live.remove(it)
+        return self.finish_timings(out, items)
+
+    def finish_timings(self, out, items):
+        """Each variant's ratio (the median of its pairs'), spread and times."""
+        ctx = self.ctx
+        parts = {it[0].name: it[0].part for it in items}
+        for (cname, v), t in out.items():
+            whys = [q.get("hidden_why") for q in t.pairs]
+            if t.status == "ok" and whys and all(whys) and not ctx.opts.quick and \
+                    not self.off(vname(parts[cname], v), "impossible-time"):
+                t.status, t.reason = "impossible-time", whys[-1]
+        for t in out.values():
+            if t.status == "ok" and t.pairs:
+                rs = [q["ratio"] for q in t.pairs]
+                t.ratio = statistics.median(rs)
+                t.spread = [min(rs), max(rs)]
+                t.ref_ms = statistics.median(q["ref_ms"] for q in t.pairs)
+                t.student_ms = statistics.median(q["student_ms"] for q in t.pairs)
+            elif t.status == "ok":
+                t.status, t.reason = "not-timed", "no timed run finished"
+        return {t.vname: t for t in out.values()}
+
     def time_group(self, items, later=None):
         """The pairs of ITEMS; an item its run did not reach (a crash or a hang before it, in
         the same process) goes to LATER, to be timed on its own."""
@@ -392,22 +475,7 @@ class Timer:
                 if len(rs) >= lo and (max(rs) - min(rs)) <= ctx.rub.perf_spread * \
                         statistics.median(rs):
                     live.remove(it)
-        parts = {it[0].name: it[0].part for it in items}
-        for (cname, v), t in out.items():
-            whys = [q.get("hidden_why") for q in t.pairs]
-            if t.status == "ok" and whys and all(whys) and not ctx.opts.quick and \
-                    not self.off(vname(parts[cname], v), "impossible-time"):
-                t.status, t.reason = "impossible-time", whys[-1]
-        for t in out.values():
-            if t.status == "ok" and t.pairs:
-                rs = [q["ratio"] for q in t.pairs]
-                t.ratio = statistics.median(rs)
-                t.spread = [min(rs), max(rs)]
-                t.ref_ms = statistics.median(q["ref_ms"] for q in t.pairs)
-                t.student_ms = statistics.median(q["student_ms"] for q in t.pairs)
-            elif t.status == "ok":
-                t.status, t.reason = "not-timed", "no timed run finished"
-        return {t.vname: t for t in out.values()}
+        return self.finish_timings(out, items)
 
     def hidden_work(self, rv, sv, r_ms, s_ms):
         """(ms of a repetition beyond its window, more than the reference's; why that is too

@@ -203,7 +203,7 @@ class Pairs(util.TempCase):
     def inject(self, ref_ms, stu_ms, stu_status=None):
         it = {"reference": iter(ref_ms), "student": iter(stu_ms)}
 
-        def process(who, items, pair):
+        def process(who, items, pair, when=""):
             self.order.append(who)
             return timing.TimedRun(who, None, {}, Res(), None, None,
                                    {(c.name, v): "here" for c, v in items}, 0)
@@ -243,7 +243,7 @@ class Pairs(util.TempCase):
         self.t = timing.Timer(self.ctx, Stu(None, self.tmp), None, "t", slot="0")
         gaps = iter(hidden_gaps)
 
-        def process(who, items, pair):
+        def process(who, items, pair, when=""):
             g = 1000000 if who == "reference" else next(gaps)
             r = run_of(1, gpu=False, self_ms=0.4, gap=g)
             r.who = who
@@ -262,6 +262,20 @@ class Pairs(util.TempCase):
         self.ctx.opts.quick = True
         self.assertEqual(self.t.time_group([(self.ctx.cases[-1], 1)])["1"].status, "ok")
         self.ctx.opts.quick = False
+
+    def test_a_gpu_chain_shares_the_references_runs(self):
+        self.inject([1.0] * 9, [2.0, 1.0, 1.0])
+        self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
+        chain = {}
+        items = [(self.ctx.cases[-1], 1)]
+        first = self.t.time_chain(items, chain, items)["1"]
+        self.assertEqual(self.order, ["reference", "student", "reference"])
+        self.assertEqual(len(first.pairs), 2)           # the runs before and after it
+        self.assertAlmostEqual(first.ratio, 0.5)
+        self.order.clear()
+        second = self.t.time_chain(items, chain, items)["1"]
+        self.assertEqual(self.order, ["student", "reference"])    # the last one's "after"
+        self.assertAlmostEqual(second.ratio, 1.0)
 
     def test_a_breach_stops_at_once(self):
         self.inject([1.0] * 4, [1.0] * 4, stu_status="replayed")
