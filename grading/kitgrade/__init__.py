@@ -1,9 +1,17 @@
 """kitgrade - the CUDA lab kit's grader (grading/README.md is the instructor's guide).
 
-One module per job: cli (the command line), rubric (the hidden cases), labinfo (what the
-lab is, from its checker), sandbox and uidpool (running untrusted code), build (the pristine
-kit and the student's build), run (the harness on the hidden cases), check (the checker's
-verdicts), cupti and timing (verified speed), score (points), report and summary (what comes
-out), names (student folders), fsutil (file operations that follow no link), schedule (the
-driver). Python 3.8+, standard library only.
+One module per job:
+  cli       the command line          rubric    the rubric and the hidden cases
+  labinfo   the lab, from its checker setup     what a grading needs before its students
+  names     the student folders       build     the pristine kit, builds, forbidden symbols
+  run       the harness on the cases  check     the checker's verdicts
+  keys      a timed run's key channel cupti     GPU activity records
+  timing    verified speed            score     points, status and reason
+  report    a student's report        summary   grades.csv, summary.md, the class plots
+  pools     cores and GPUs            schedule  the driver: tasks, resume, progress
+  extras    --sanitize and --profile  context   what every part of a grading shares
+  fsutil    file operations that follow no link
+  sandbox, uidpool (the sandbox); roster, gitsub, late, export, history, similarity (the
+  instructors' tools).
+Python 3.8+, standard library only.
 """

@@ -122,6 +122,7 @@ class Rubric:
     shape: str = ""
     penalty: Dict[str, str] = field(default_factory=lambda: dict(DEFAULT_PENALTY))
     templates: List[Template] = field(default_factory=list)
+    other: Dict[str, str] = field(default_factory=dict)   # keys read by other parts (late)
 
     # ------------------------------------------------------------------ variants
     def graded(self, part=None):
@@ -352,6 +353,8 @@ def parse(path, text=None):
                 rub.perf_spread = float(rest[0])
             elif key == "perf_margin":
                 rub.perf_margin = float(rest[0])
+            elif key == "late":
+                rub.other[key] = " ".join(rest)        # the late policy (late.py reads it)
             elif key in ("perf_runs", "launches_per_run"):
                 pass    # the older grader's; repetitions are attributed one by one now
             elif key == "limits":
