@@ -13,7 +13,7 @@ import os
 import re
 import signal as _signal
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import List
 
 from . import check, fsutil
 from .rubric import vname

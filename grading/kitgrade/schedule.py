@@ -12,7 +12,7 @@ import traceback
 from . import build, cli, fsutil, names, report, rubric, summary
 from .cli import say
 from .pools import Cores, Gpus
-from .run import Outcome, Runner
+from .run import Runner
 from .score import result
 from .setup import Fatal, finish_setup, grading_txt, prepare
 from .timing import Timer

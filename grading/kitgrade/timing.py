@@ -29,7 +29,7 @@ import statistics
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 from . import check, cupti, fsutil
 from .keys import KeyServer
@@ -392,12 +392,16 @@ class Timer:
                         t.status, t.reason = "not-timed", "the reference's timed runs failed"
                         live.remove(it)
             self.discard(stu)
-            for it in list(live):
-                rs = [q["ratio"] for q in out[key(it)].pairs]
-                if len(rs) >= lo and (max(rs) - min(rs)) <= ctx.rub.perf_spread * \
-                        statistics.median(rs):
-                    live.remove(it)
+            self.settled(out, live, lo)
         return self.finish_timings(out, items)
+
+    def settled(self, out, live, lo):
+        """Take out of LIVE the items whose pairs (at least LO) agree within perf_spread."""
+        for it in list(live):
+            rs = [q["ratio"] for q in out[(it[0].name, it[1])].pairs]
+            if len(rs) >= lo and (max(rs) - min(rs)) <= \
+                    self.ctx.rub.perf_spread * statistics.median(rs):
+                live.remove(it)
 
     def finish_timings(self, out, items):
         """Each variant's ratio (the median of its pairs'), spread and times."""
@@ -470,11 +474,7 @@ class Timer:
                 t.pairs.append(pair)
             for r in runs.values():
                 self.discard(r)
-            for it in list(live):
-                rs = [q["ratio"] for q in out[key(it)].pairs]
-                if len(rs) >= lo and (max(rs) - min(rs)) <= ctx.rub.perf_spread * \
-                        statistics.median(rs):
-                    live.remove(it)
+            self.settled(out, live, lo)
         return self.finish_timings(out, items)
 
     def hidden_work(self, rv, sv, r_ms, s_ms):

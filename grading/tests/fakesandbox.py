@@ -8,7 +8,7 @@ import stat
 import sys
 import time
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Optional
 
 
 @dataclass

@@ -2,14 +2,12 @@
 the student's files put in with no link followed, compiler errors with their quotes, and the
 forbidden-symbol check on real objects."""
 import os
-import shutil
 import subprocess
 import unittest
 
 import util
-from kitgrade import build, fsutil
+from kitgrade import build
 
-FAKEKIT = os.path.join(util.HERE, "fakekit")
 
 
 def gcc_object(path, src):
@@ -25,7 +23,7 @@ class Lab(util.TempCase):
     def setUp(self):
         super().setUp()
         self.kit = os.path.join(self.tmp, "kit")
-        shutil.copytree(FAKEKIT, self.kit)
+        util.fake_kit(self.kit)
 
     def test_find_lab(self):
         lab = build.find_lab(self.kit, "98")

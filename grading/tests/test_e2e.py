@@ -5,7 +5,6 @@ asserted (nothing here is timed); only what the speed checks catch whatever the 
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -49,7 +48,7 @@ class Base(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="kitgrade-e2e-")
         cls.root = os.path.join(cls.tmp, WEIRD)
         cls.kit = os.path.join(cls.root, "kit")
-        shutil.copytree(os.path.join(util.HERE, "fakekit"), cls.kit)
+        util.fake_kit(cls.kit)
         cls.subs = os.path.join(cls.root, "subs")
         cls.out = os.path.join(cls.root, "out")
         os.makedirs(cls.subs)

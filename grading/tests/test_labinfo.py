@@ -1,6 +1,5 @@
 """labinfo.py: the lab as its checker's describe says, names and shapes read, rubric checked."""
 import json
-import os
 import unittest
 
 import util

@@ -1,7 +1,6 @@
 """report.py and summary.py: reports made from results.json; nothing a student controls is
 rendered as Markdown or HTML; grades.csv's columns and quoting."""
 import csv
-import json
 import os
 import unittest
 

@@ -80,6 +80,16 @@ def make_ctx(rub_text, info_json, outputs=None, gpu=False, checker="/bin/false",
     return ctx
 
 
+def fake_kit(dest):
+    """A copy of the fake kit (grading/tests/fakekit) at DEST, with the kit's own skeleton
+    maker (common/scripts/mkskel.awk) in it."""
+    shutil.copytree(os.path.join(HERE, "fakekit"), dest)
+    os.makedirs(os.path.join(dest, "common", "scripts"), exist_ok=True)
+    shutil.copy2(os.path.join(os.path.dirname(GRADING), "common", "scripts", "mkskel.awk"),
+                 os.path.join(dest, "common", "scripts", "mkskel.awk"))
+    return dest
+
+
 def read(path, mode="r"):
     """A file's text (or bytes, with mode "rb")."""
     with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
