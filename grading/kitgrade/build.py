@@ -22,7 +22,16 @@ from . import fsutil
 
 MAX_SOURCE = 4 << 20           # a student file larger than this is not used
 MAX_OBJECT = 256 << 20
-_FORBIDDEN_DEF = re.compile(r"^(kit_.*|main|InitializeInjection|cupti.*)$")
+# what a student's object may not define: the kit's own functions, main, the injection
+# library's entry, and the clocks, CUDA calls, I/O and memory functions the harness times and
+# dumps with (a definition of its own would stand in for them, linked before the libraries)
+_FORBIDDEN_DEF = re.compile(
+    r"^(kit_.*|main|InitializeInjection|cupti.*|cuda[A-Z].*|cu[A-Z].*|nvtx.*|"
+    r"clock_gettime|clock_getres|clock|gettimeofday|time|timespec_get|omp_get_wtime|"
+    r"read|write|open|openat|close|fopen|fclose|fread|fwrite|fflush|rename|unlink|"
+    r"memcpy|memmove|memset|malloc|calloc|realloc|free|aligned_alloc|posix_memalign|"
+    r"dlopen|dlsym|dlvsym|exit|_exit|abort|pthread_create|fork|vfork|clone|execve|"
+    r"getenv|setenv|signal|sigaction|raise|kill)$")
 _FORBIDDEN_USE = re.compile(r"^(kit_ref_.*|kit_lab_ref)$")
 _LAB_SKIP = re.compile(r"^(ref\.c|build|out|lab\d\d(-.*)?|.*\.png|.*\.pdf|.*\.o|.*\.tmp)$")
 _COMMON_SKIP = re.compile(r"^(ref\.c|build|.*\.o|.*\.a|.*\.so|.*\.tmp)$")

@@ -372,28 +372,33 @@ class Timer:
             after = fresh_ref(p, "-after")
             for it in list(live):
                 case, v = it
-                t = out[key(it)]
-                sv = self.verify(stu, case, v, True)
-                if sv.status != "ok":
-                    t.status, t.reason = sv.status, sv.reason
-                    live.remove(it)
-                    continue
-                for rv in (before.get(key(it)), after.get(key(it))):
-                    if rv is None or rv.status != "ok":
-                        continue
-                    pair = self.pair(case, v, rv, sv, None)
-                    if pair.get("breach"):
-                        t.status, t.reason = pair["breach"]
-                        live.remove(it)
-                        break
-                    t.pairs.append(pair)
-                else:
-                    if not t.pairs:
-                        t.status, t.reason = "not-timed", "the reference's timed runs failed"
-                        live.remove(it)
+                self.add_pairs(out[key(it)], it, self.verify(stu, case, v, True),
+                               (before.get(key(it)), after.get(key(it))), live)
             self.discard(stu)
             self.settled(out, live, lo)
         return self.finish_timings(out, items)
+
+    def add_pairs(self, t, it, sv, refs, live):
+        """The pairs of student check SV with the reference's checks REFS into T; a breach,
+        or no reference run to pair with, ends the item (out of LIVE)."""
+        case, v = it
+        if sv.status != "ok":
+            t.status, t.reason = sv.status, sv.reason
+            live.remove(it)
+            return
+        good = [rv for rv in refs if rv is not None and rv.status == "ok"]
+        if not good and not t.pairs:
+            bad = next((rv.reason for rv in refs if rv is not None), "it did not run")
+            t.status, t.reason = "not-timed", "the reference's timed run failed (%s)" % bad
+            live.remove(it)
+            return
+        for rv in good:
+            pair = self.pair(case, v, rv, sv, None)
+            if pair.get("breach"):
+                t.status, t.reason = pair["breach"]
+                live.remove(it)
+                return
+            t.pairs.append(pair)
 
     def settled(self, out, live, lo):
         """Take out of LIVE the items whose pairs (at least LO) agree within perf_spread."""
@@ -455,23 +460,8 @@ class Timer:
                     out.pop(key(it))
                     live.remove(it)
                     continue
-                rv = self.ref_check(runs["reference"], case, v)
-                sv = self.verify(stu, case, v, True)
-                if sv.status != "ok":
-                    t.status, t.reason = sv.status, sv.reason
-                    live.remove(it)
-                    continue
-                if rv.status != "ok":
-                    t.status, t.reason = "not-timed", "the reference's timed run failed (%s)" \
-                        % rv.reason
-                    live.remove(it)
-                    continue
-                pair = self.pair(case, v, rv, sv, runs)
-                if pair.get("breach"):
-                    t.status, t.reason = pair["breach"]
-                    live.remove(it)
-                    continue
-                t.pairs.append(pair)
+                self.add_pairs(t, it, self.verify(stu, case, v, True),
+                               (self.ref_check(runs["reference"], case, v),), live)
             for r in runs.values():
                 self.discard(r)
             self.settled(out, live, lo)
@@ -493,7 +483,7 @@ class Timer:
                         "other threads or processes, or windows that are not true)" % (
                             statistics.median(sv.intervals), s_ms, hidden))
 
-    def pair(self, case, v, rv, sv, runs):
+    def pair(self, case, v, rv, sv, runs=None):
         ctx = self.ctx
         if ctx.clock == "gpu" and rv.times and sv.times:
             r_ms, s_ms = statistics.median(rv.times), statistics.median(sv.times)

@@ -119,6 +119,15 @@ class Forbidden(util.TempCase):
         why = self.check("int kit_ref_corr(int);\nint f(int x) { return kit_ref_corr(x); }\n")
         self.assertIn("calls kit_ref_corr", why)
         self.assertIn("the submission", why)
+        # a clock or a CUDA call of its own would stand in for the one the harness times with
+        why = self.check("struct timespec;\nint clock_gettime(int c, struct timespec *t) "
+                         "{ (void)c; (void)t; return 0; }\nint cudaEventElapsedTime(float *m, "
+                         "void *a, void *b) { (void)a; (void)b; *m = 0; return 0; }\n")
+        self.assertIn("defines clock_gettime", why)
+        self.assertIn("defines cudaEventElapsedTime", why)
+        # its own names are its own
+        self.assertEqual(self.check("static int cudaish(void) { return 1; }\n"
+                                    "int timer_read(void) { return cudaish(); }\n"), "")
 
     def test_binary_with_a_reference(self):
         exe = os.path.join(self.tmp, "exe")
