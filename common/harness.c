@@ -82,20 +82,21 @@ static int check_writable(const char *opt, const char *path, int picture)
     return 0;
 }
 
-/* --dump DIR: an existing folder the run can write in. 0, or -1 after one line. */
-static int check_dump_dir(const char *dir)
+/* --dump DIR, --diff-dir DIR: an existing folder the run can write in. 0,
+ * or -1 after one line. */
+static int check_folder(const char *opt, const char *dir)
 {
     struct stat st;
     if (stat(dir, &st) != 0) {
-        kit_error("--dump %s: %s", dir, strerror(errno));
+        kit_error("%s %s: %s", opt, dir, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        kit_error("--dump %s: not a folder", dir);
+        kit_error("%s %s: not a folder", opt, dir);
         return -1;
     }
     if (access(dir, W_OK | X_OK) != 0) {
-        kit_error("cannot write in --dump %s: %s", dir, strerror(errno));
+        kit_error("cannot write in %s %s: %s", opt, dir, strerror(errno));
         return -1;
     }
     return 0;
@@ -484,7 +485,8 @@ static int main_once(void *arg, int argc, char **argv)
     if ((ctx.opt.out && check_writable("--out", ctx.opt.out, 1)) ||
         (ctx.opt.save_input && check_writable("--save-input", ctx.opt.save_input, 1)) ||
         (ctx.opt.results && check_writable("--results", ctx.opt.results, 0)) ||
-        (ctx.opt.dump_dir && check_dump_dir(ctx.opt.dump_dir)) ||
+        (ctx.opt.dump_dir && check_folder("--dump", ctx.opt.dump_dir)) ||
+        (strcmp(ctx.opt.diff_dir, ".") && check_folder("--diff-dir", ctx.opt.diff_dir)) ||
         (ctx.opt.ctl_in >= 0 && check_ctl(ctx.opt.ctl_in, ctx.opt.ctl_out)))
         return KIT_EXIT_USAGE;
     char err[1024];

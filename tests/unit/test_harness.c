@@ -781,6 +781,11 @@ static void test_grading_mode_refusals(void **state)
     assert_int_equal(MAIN("--dump", file, "--quiet"), KIT_EXIT_USAGE);
     assert_non_null(strstr(cap_err, "not a folder"));
     assert_int_equal(g_calls[1], 0);
+    /* --diff-dir too (it was found missing only when a variant failed) */
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--diff-dir", dir, "--quiet"), KIT_EXIT_USAGE);
+    assert_non_null(strstr(cap_err, "--diff-dir"));
+    assert_int_equal(g_makes + g_calls[1], 0);
 
     /* descriptors that are not open, or open the wrong way */
     tmp_path(dir, sizeof dir, "dumpref");
