@@ -310,17 +310,24 @@ static int parse_opts(int argc, char **argv, cmd_opts *o)
         char *end;
         if (!strcmp(k, "--part"))
             o->part = val;
-        else if (!strcmp(k, "--variant"))
-            o->v = atoi(val);
-        else if (!strcmp(k, "--key")) {
+        else if (!strcmp(k, "--variant")) {
             errno = 0;
-            o->key = strtoull(val, &end, 16);
-            if (errno || end == val || *end)
-                return usage("--key must be hexadecimal");
-        } else if (!strcmp(k, "--atol"))
-            o->atol = strtod(val, NULL);
-        else if (!strcmp(k, "--rtol"))
-            o->rtol = strtod(val, NULL);
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 0 || v > 1000000)
+                return usage("--variant must be a variant number");
+            o->v = (int)v;
+        }
+        else if (!strcmp(k, "--key")) {
+            size_t n = strspn(val, "0123456789abcdefABCDEF");
+            if (n == 0 || n > 16 || val[n])
+                return usage("--key must be 1 to 16 hexadecimal digits");
+            o->key = strtoull(val, NULL, 16);
+        } else if (!strcmp(k, "--atol") || !strcmp(k, "--rtol")) {
+            double x = strtod(val, &end);
+            if (end == val || *end || !(x >= 0) || isinf(x))
+                return usage("--atol and --rtol must be numbers >= 0");
+            *(k[2] == 'a' ? &o->atol : &o->rtol) = x;
+        }
         else if (!strcmp(k, "--diff"))
             o->diff = val;
         else if (!strcmp(k, "--cache"))

@@ -149,4 +149,11 @@ assert c["variants"][1]["supported"] is False and "7 pixels" in c["variants"][1]
         [ "$status" -eq 2 ]
         [[ "$output" == *"$reason"* ]]
     done
+    # the checker's own options are read strictly too
+    for args in "--variant 1x" "--variant 1 --key -1" "--variant 1 --key 0x5" \
+                "--variant 1 --atol abc" "--variant 1 --rtol -1"; do
+        # shellcheck disable=SC2086
+        run "$chk" compare --part invert $args -- --size 9x5 --seed 5 <"$d/v1.bin"
+        [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
+    done
 }
