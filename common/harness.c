@@ -92,13 +92,13 @@ static void row_init(kit_row *r, const kit_ctx *ctx, int v)
     r->width = ctx->prob.width;
     r->height = ctx->prob.height;
     snprintf(r->param, sizeof r->param, "%s", ctx->prob.param);
-    r->threads = ctx->threads > 0 ? ctx->threads : 1;
     r->kernel_ms = r->kernel_ms_std = r->kernel_ms_median = NAN;
     r->total_ms = r->total_ms_std = r->total_ms_median = r->gbps = NAN;
     r->max_abs_err = r->max_rel_err = NAN;
     r->mismatches = -1;
-    if (ctx->glue->config)
+    if (ctx->glue->config) /* it may set ctx->threads for this variant's row */
         ctx->glue->config((kit_ctx *)ctx, v, r->config, sizeof r->config);
+    r->threads = ctx->threads > 0 ? ctx->threads : 1;
 }
 
 /* Where variant v's output goes: ctx->out of od's shape (reallocated when
@@ -132,7 +132,7 @@ static int reference(kit_ctx *ctx, int v, ref_cache *rc)
     if (rc->valid && rc->key == ctx->prob.key &&
         (rc->v == v || (ctx->od.ref_class && rc->ref_class == ctx->od.ref_class)))
         return 0;
-    const kit_part_ref *pr = kit_ref_part(&kit_lab_ref, ctx->part->name);
+    const kit_part_ref *pr = kit_part_reference(&kit_lab_ref, ctx->part->name);
     if (!pr) {
         kit_error("the reference of part '%s' is missing from this build", ctx->part->name);
         return -1;
