@@ -364,7 +364,7 @@ static int check_args(const double *d_in, const double *d_tmp, const double *d_o
 }
 
 /* Kernels asking for more than 48 KiB of dynamic shared memory must say so. */
-static int allow_smem(const void *kernel, size_t bytes)
+KIT_MAYBE_UNUSED static int allow_smem(const void *kernel, size_t bytes)
 {
     if (bytes > 48 * 1024)
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
