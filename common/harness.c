@@ -389,12 +389,14 @@ static int precheck(kit_ctx *ctx, int first, int last)
     return 0;
 }
 
-static void teardown(kit_ctx *ctx)
+static void teardown(kit_ctx *ctx, int gpu_started)
 {
     if (ctx->glue && ctx->glue->teardown)
         ctx->glue->teardown(ctx);
     if (ctx->part && ctx->part->release)
         ctx->part->release(&ctx->prob);
+    if (gpu_started && ctx->gpu->shutdown)
+        ctx->gpu->shutdown();
 }
 
 static int main_once(void *arg, int argc, char **argv)
@@ -436,28 +438,28 @@ static int main_once(void *arg, int argc, char **argv)
     ctx.prob.seed = ctx.opt.seed;
     if (ctx.part->make(&ctx.prob, err, sizeof err)) {
         kit_error("%s", err);
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return KIT_EXIT_USAGE;
     }
     int explicit_variant = ctx.opt.variant >= 0;
     int first = explicit_variant ? ctx.opt.variant : ctx.part->first_variant;
     int last = explicit_variant ? ctx.opt.variant : ctx.part->first_variant + ctx.part->nvariants - 1;
     if ((rc = precheck(&ctx, first, last))) {
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return rc;
     }
     if (ctx.opt.save_input && ctx.prob.input.data &&
         kit_buf_save_picture(ctx.opt.save_input, &ctx.prob.input, err, sizeof err)) {
         kit_error("%s", err);
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return KIT_EXIT_USAGE;
     }
     if (ctx.gpu && (rc = ctx.gpu->init(ctx.opt.device))) {
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return rc;
     }
     if ((rc = ctx.glue->setup ? ctx.glue->setup(&ctx) : 0)) {
-        teardown(&ctx);
+        teardown(&ctx, ctx.gpu != NULL);
         return rc;
     }
 
@@ -493,7 +495,7 @@ static int main_once(void *arg, int argc, char **argv)
     free(rcache.buf.data);
     if (outmem)
         ctx.glue->host_free ? ctx.glue->host_free(&ctx, outmem) : free(outmem);
-    teardown(&ctx);
+    teardown(&ctx, ctx.gpu != NULL);
     if (oc.any_err)
         return KIT_EXIT_RUNTIME;
     if (oc.any_wrong)

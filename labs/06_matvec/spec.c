@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "kit.h"
 #include "matvec.h"
@@ -35,13 +36,18 @@ static const kit_variant_desc variants[] = {
 
 static int make(kit_problem *p, char *err, size_t errlen)
 {
-    KIT_UNUSED(err);
-    KIT_UNUSED(errlen);
     matvec_problem *q = kit_calloc(1, sizeof *q);
     p->data = q;
     q->m = (int)kit_arg_int(p->args, "--rows");
     q->n = (int)kit_arg_int(p->args, "--cols");
     const size_t m = (size_t)q->m, n = (size_t)q->n;
+    double need = 8.0 * ((double)m * (double)n + (double)n);
+    double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (have > 0 && need > 0.8 * have) {
+        kit_set_err(err, errlen, "A of %d x %d doubles needs %.1f GiB of memory; this machine "
+                    "has %.1f GiB", q->m, q->n, need / (1 << 30), have / (1 << 30));
+        return KIT_EXIT_USAGE;
+    }
     kit_rng g;
     kit_rng_seed(&g, p->seed);
     q->s_A = kit_rng_next(&g);
