@@ -16,6 +16,8 @@ awk -F'\t' -v ceil="$ceil" -v peers="$peers" '
         x = (floor > 0 && $10 != "nan") ? sprintf("%.2f", $10 / floor) : "-"
         printf "%-5s %-4s %-2s %-16s %-10s %-13s %-26s %10s %7s %10s %s\n", "lab" $1, part, $2, $3, $4 "x" $5, $6, $20, $10, x, $13, $18
         if (part == "rgb" && $2 == 6) v6[$4 "x" $5] = $10
+        if (part == "sep" && $2 == 1 && $20 ~ /pinned=0/) first = $11
+        if (part == "sep" && $2 == 3 && $20 ~ /pinned=1/) opt = $11
         if ($1 == "03") l03[$4 "x" $5] = $10
     }
     BEGIN {
@@ -23,6 +25,8 @@ awk -F'\t' -v ceil="$ceil" -v peers="$peers" '
     }
     END {
         if (ceil > 0) printf "copy ceiling %.1f GB/s (this run); x floor = kernel ms / (bytes a variant must move / ceiling)\n", ceil
+        if (first > 0 && opt > 0)
+            printf "the report'"'"'s step 1 on this GPU: sep v1 pageable %.3f ms -> v3 pinned %.3f ms with the copies, %.2fx (K80: 2.27x)\n", first, opt, first / opt
         for (s in v6) if (s in l03 && v6[s] > 0) printf "lab 04 v6 is %.2fx as fast as lab 03'"'"'s planar-words at %s\n", l03[s] / v6[s], s
         if (peers != "" && (getline line < peers) > 0) {
             while ((getline line < peers) > 0) {
