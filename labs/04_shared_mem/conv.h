@@ -1,5 +1,6 @@
 /* conv.h - lab 04: convolution on the GPU through shared memory (the
- * functions you write, in conv.cu for part rgb and sep.cu for part sep).
+ * functions you write: part rgb in conv.cu (v1-v5) and tile.cu (v6), part
+ * sep in sep.cu).
  *
  * Part rgb: RGB pictures, 8 bits per channel, a (2R+1)^2 filter with
  * R <= 2. Interleaved: channel ch of pixel (x, y) at [(y*W + x)*3 + ch];
@@ -9,8 +10,9 @@
  *     out(x, y, ch) = to_u8( sum_{i,j} f[i][j] * in(x+j-R, y+i-R, ch) )
  *
  * to_u8 clamps to 0..255 and rounds half up. The filter is in constant
- * memory twice (conv_rgb_upload_filter): as floats, and as integer taps
- * with weight = tap / 2^shift.
+ * memory as floats and as integer taps with weight = tap / 2^shift
+ * (conv_rgb_upload_filter), and for v6 as 8-bit taps four to a word
+ * (conv_rgb_v6_upload_taps).
  *
  * Part sep: one float64 plane of W x H, a separable filter of radius R <= 80
  * (2R+1 taps per pass): a row pass into d_tmp, then a column pass into
@@ -34,7 +36,7 @@
 #define CONV_GUIDE_BLOCK 16 /* v1-v4: the guide's 16x16 thread blocks */
 #define CONV_V6_MAX_THREADS 512 /* v6 kernels are compiled for blocks of at most 512 threads */
 #define CONV_V6_LEAD 16 /* v6: bytes kept in a tile row left of the block's first column */
-#define CONV_SEP_MAX_RADIUS 80 /* seed 000: 2*80+1 taps of constant memory */
+#define CONV_SEP_MAX_RADIUS 80 /* 2*80+1 taps in constant memory, as in the course's report */
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,8 +46,10 @@ extern "C" {
 
 /* The filter into constant memory, once, before any variant runs: (2R+1)^2
  * float weights and the same as integer taps (each in -128..127) with
- * weight = tap / 2^shift (common/filters.h: kit_filter_taps_i8). */
+ * weight = tap / 2^shift (common/filters.h: kit_filter_taps_i8); v6's copy,
+ * four taps a word, lives in tile.cu. */
 int conv_rgb_upload_filter(const float *h_w32, const signed char *h_taps8, int shift, int radius);
+int conv_rgb_v6_upload_taps(const signed char *h_taps8, int shift, int radius);
 
 /* v1: 16x16 blocks; the (16+2R)x(16+2R)-pixel window of a block loaded into
  * shared memory byte by byte (for R = 2: 60x20 bytes, by 240 threads, four

@@ -1,5 +1,5 @@
-/* main.c - lab 04's glue (owned by the kit; students edit conv.cu and
- * sep.cu): device buffers, the filter in constant memory, the copies, and
+/* main.c - lab 04's glue (owned by the kit; students edit conv.cu, tile.cu
+ * and sep.cu): device buffers, the filter in constant memory, the copies, and
  * the call of each variant's launcher; the common harness runs, checks and
  * times them (spec.c describes the inputs, ref.c the reference).
  */
@@ -57,9 +57,10 @@ static int rgb_alloc(lab04_rgb *c, rgb_dev *D)
 {
     CUDA_CHECK(cudaMalloc((void **)&D->d_in, c->n));
     CUDA_CHECK(cudaMalloc((void **)&D->d_out, c->n));
-    if (c->taps_ok)
-        return conv_rgb_upload_filter(c->f.w32, c->taps8, c->shift8, c->f.radius);
-    return KIT_OK;
+    if (!c->taps_ok)
+        return KIT_OK; /* every variant refuses the filter */
+    const int r = conv_rgb_upload_filter(c->f.w32, c->taps8, c->shift8, c->f.radius);
+    return r != KIT_OK ? r : conv_rgb_v6_upload_taps(c->taps8, c->shift8, c->f.radius);
 }
 
 static int rgb_setup(kit_ctx *ctx)

@@ -21,7 +21,7 @@
 
 #define SEP_ATOL 1e-9
 #define SEP_RTOL 1e-12
-#define SEP_DEFAULT_RADIUS 32 /* seed 000's radius for box and gaussian */
+#define SEP_DEFAULT_RADIUS 32 /* the radius of the report on a separable filter */
 
 /* ---------------------------------------------------------------- part rgb */
 

@@ -76,7 +76,9 @@ L04="$KIT_ROOT/labs/04_shared_mem"
 @test "the committed lab 04 skeletons equal the generated ones and hold no answer" {
     run make -s -C "$L04" skeleton-check
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    run grep -c "dot4(win, c_taps8" "$L04/conv.cu"
+    run grep -c "dot4(win, c_taps8" "$L04/tile.cu"
+    [ "$output" -eq 0 ]
+    run grep -c "s_win\[r\]\[lcol\] = b;" "$L04/conv.cu"
     [ "$output" -eq 0 ]
     run grep -c "acc\[j\] = fma(c, v\[j + t\], acc\[j\])" "$L04/sep.cu"
     [ "$output" -eq 0 ]
