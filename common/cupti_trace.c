@@ -203,7 +203,8 @@ static int uint_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void kit_trace_busy_of(const kit_trace_rec *r, size_t n, unsigned long long t0, kit_trace_busy *b)
+void kit_trace_busy_of(const kit_trace_rec *r, size_t n, unsigned long long t0,
+                       unsigned long long t1, kit_trace_busy *b)
 {
     memset(b, 0, sizeof *b);
     span_t *v[3];
@@ -221,7 +222,7 @@ void kit_trace_busy_of(const kit_trace_rec *r, size_t n, unsigned long long t0, 
     size_t ns = 0;
     for (size_t i = 0; i < n; i++) {
         const kit_trace_rec *x = &r[i];
-        if (x->start < t0)
+        if (x->start < t0 || (t1 && x->start > t1))
             continue;
         int engine = -1;
         if (x->type == 'K') {

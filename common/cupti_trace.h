@@ -77,9 +77,10 @@ int kit_trace_parse(const char *line, kit_trace_rec *r);
 int kit_trace_write(FILE *fp, const kit_trace_rec *r, size_t n, unsigned long long calib_cupti,
                     unsigned long long calib_mono, size_t dropped);
 
-/* How busy each engine was over the records that start at t0 or later
- * (ns): the union of the intervals of host-to-device copies, of kernels and
- * of device-to-host copies, so two kernels that overlap count once. */
+/* How busy each engine was over the records that start in [t0, t1] (ns;
+ * t1 = 0: no upper bound): the union of the intervals of host-to-device
+ * copies, of kernels and of device-to-host copies, so two kernels that
+ * overlap count once. */
 typedef struct {
     double span_ms;      /* t0 to the end of the last record */
     double htod_ms, kernel_ms, dtoh_ms;
@@ -89,7 +90,8 @@ typedef struct {
     size_t kernels, copies;
     int streams;         /* distinct streams among the records counted */
 } kit_trace_busy;
-void kit_trace_busy_of(const kit_trace_rec *r, size_t n, unsigned long long t0, kit_trace_busy *b);
+void kit_trace_busy_of(const kit_trace_rec *r, size_t n, unsigned long long t0,
+                       unsigned long long t1, kit_trace_busy *b);
 
 /* ---- in-process use (needs CUPTI; without it these fail politely) ---- */
 

@@ -143,7 +143,7 @@ static void test_busy_union_and_window(void **state)
         copy(126 * ms, 127 * ms, 2, 64, KIT_COPY_DTOD), /* on no engine of the three */
     };
     kit_trace_busy b;
-    kit_trace_busy_of(r, sizeof r / sizeof r[0], t0, &b);
+    kit_trace_busy_of(r, sizeof r / sizeof r[0], t0, 0, &b);
     assert_true(b.span_ms == 35.0);
     assert_true(b.htod_ms == 20.0);
     assert_true(b.kernel_ms == 15.0);
@@ -155,12 +155,17 @@ static void test_busy_union_and_window(void **state)
     assert_int_equal(b.copies, 5);
     assert_int_equal(b.streams, 2);
     /* with t0 at 0 the early kernel counts, and a third stream */
-    kit_trace_busy_of(r, sizeof r / sizeof r[0], 0, &b);
+    kit_trace_busy_of(r, sizeof r / sizeof r[0], 0, 0, &b);
     assert_int_equal(b.kernels, 3);
     assert_int_equal(b.streams, 3);
     assert_true(b.kernel_ms == 25.0);
     /* nothing recorded: all zero, no division by zero */
-    kit_trace_busy_of(NULL, 0, t0, &b);
+    /* an end bound: only the early kernel starts in [0, 99 ms] */
+    kit_trace_busy_of(r, sizeof r / sizeof r[0], 0, 99 * ms, &b);
+    assert_int_equal(b.kernels, 1);
+    assert_int_equal(b.copies, 0);
+    assert_true(b.kernel_ms == 10.0 && b.span_ms == 60.0);
+    kit_trace_busy_of(NULL, 0, t0, 0, &b);
     assert_true(b.span_ms == 0.0 && b.busiest_ms == 0.0 && b.overlap == 0.0);
     assert_int_equal(b.streams, 0);
 }
@@ -173,7 +178,7 @@ static void test_busy_serial(void **state)
     kit_trace_rec r[] = {copy(0, 40, 7, 10, KIT_COPY_HTOD), kernel(40, 60, 7, "k"),
                          copy(60, 100, 7, 10, KIT_COPY_DTOH)};
     kit_trace_busy b;
-    kit_trace_busy_of(r, 3, 0, &b);
+    kit_trace_busy_of(r, 3, 0, 0, &b);
     assert_true(b.busiest_ms == 40e-6);
     assert_true(b.overlap > 2.4999 && b.overlap < 2.5001);
     assert_int_equal(b.streams, 1);
