@@ -211,3 +211,24 @@ int kit_diff_picture(const char *path, const kit_buf *ref, const kit_buf *got, d
     free(rgb);
     return rc;
 }
+
+int kit_buf_save_picture(const char *path, const kit_buf *b, char *err, size_t errlen)
+{
+    size_t npix = (size_t)b->w * (size_t)b->h;
+    int c = b->c > 4 ? 4 : b->c;
+    unsigned char *px = kit_malloc(npix * (size_t)c);
+    for (int y = 0; y < b->h; y++)
+        for (int x = 0; x < b->w; x++)
+            for (int ch = 0; ch < c; ch++) {
+                size_t p = (size_t)y * (size_t)b->w + (size_t)x;
+                size_t i = b->planar ? (size_t)ch * npix + p : p * (size_t)b->c + (size_t)ch;
+                px[p * (size_t)c + (size_t)ch] = kit_to_u8(kit_buf_get(b, i));
+            }
+    /* an edge picture's alpha is an edge response too: show it opaque */
+    if (c == 4)
+        for (size_t p = 0; p < npix; p++)
+            px[p * 4 + 3] = 255;
+    int rc = kit_png_write(path, px, b->w, b->h, c, err, errlen);
+    free(px);
+    return rc;
+}

@@ -58,6 +58,10 @@ void kit_cmp_print(FILE *fp, const kit_cmp *r, const char *indent);
 int kit_diff_picture(const char *path, const kit_buf *ref, const kit_buf *got, double atol,
                      double rtol, char *err, size_t errlen);
 
+/* Save a w x h x c buffer (any type, clamped and rounded to 8 bits) as a
+ * picture; the format follows the extension (.png, .jpg, .bmp; image.h). */
+int kit_buf_save_picture(const char *path, const kit_buf *b, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,3 +45,4 @@ NVCCFLAGS_KIT := -O3 -g -lineinfo $(NVCC_ARCH) $(NVCC_WARN) -I$(COMMON) $(STB_CF
 
 KITLIB    := $(COMMON)/build/libkit.a
 KITGPULIB := $(COMMON)/build/libkitgpu.a
+KITREFLIB := $(COMMON)/build/libkitref.a

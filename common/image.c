@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <stb/stb_image.h>
@@ -134,6 +135,21 @@ static void membuf_put(void *context, void *data, int size)
     m->len = need;
 }
 
+int kit_picture_format(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return KIT_PIC_NONE;
+    if (!strcasecmp(dot, ".png"))
+        return KIT_PIC_PNG;
+    if (!strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg"))
+        return KIT_PIC_JPG;
+    if (!strcasecmp(dot, ".bmp"))
+        return KIT_PIC_BMP;
+    return KIT_PIC_NONE;
+}
+
 int kit_png_write(const char *path, const unsigned char *px, int w, int h, int c,
                   char *err, size_t errlen)
 {
@@ -151,10 +167,14 @@ int kit_png_write(const char *path, const unsigned char *px, int w, int h, int c
         return -1;
     }
     membuf m = {NULL, 0, 0, 0};
-    int ok = stbi_write_png_to_func(membuf_put, &m, w, h, c, px, w * c);
+    int fmt = kit_picture_format(path);
+    int ok = fmt == KIT_PIC_JPG   ? stbi_write_jpg_to_func(membuf_put, &m, w, h, c, px, 95)
+             : fmt == KIT_PIC_BMP ? stbi_write_bmp_to_func(membuf_put, &m, w, h, c, px)
+                                  : stbi_write_png_to_func(membuf_put, &m, w, h, c, px, w * c);
     if (!ok || m.failed || m.len == 0) {
         free(m.buf);
-        kit_set_err(err, errlen, "cannot write %s: PNG encoding failed%s", path,
+        kit_set_err(err, errlen, "cannot write %s: %s encoding failed%s", path,
+                fmt == KIT_PIC_JPG ? "JPG" : fmt == KIT_PIC_BMP ? "BMP" : "PNG",
                 m.failed ? " (out of memory)" : "");
         return -1;
     }

@@ -25,8 +25,13 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
 
 /* Write a PNG atomically (temporary file + rename). 0, or -1 with reason. */
 int kit_image_save_png(const char *path, const kit_image *img, char *err, size_t errlen);
+/* Write interleaved bytes as a picture, the format by the path's extension
+ * (kit_picture_format; PNG when it has none). 0, or -1 with a reason. */
 int kit_png_write(const char *path, const unsigned char *px, int w, int h, int c,
                   char *err, size_t errlen);
+/* The picture format a path names by its extension (case ignored). */
+enum { KIT_PIC_NONE = 0, KIT_PIC_PNG = 1, KIT_PIC_JPG = 2, KIT_PIC_BMP = 3 };
+int kit_picture_format(const char *path);
 
 /* Allocate w*h*c bytes (zeroed). */
 void kit_image_alloc(kit_image *img, int w, int h, int c);

@@ -1,22 +1,26 @@
 # common/lab.mk - the rules every lab Makefile includes.
 #
 # A lab Makefile sets, then includes this file:
-#   LAB_SRCS     kit-owned sources of the harness (main.c, ...)
+#   LAB_SRCS     kit-owned sources: main.c (the glue), spec.c (the description), ...
+#   REF_SRCS     the lab's CPU reference (ref.c): linked into local builds, never graded ones
 #   STUDENT_SRCS the files the student edits; the reference versions live in
 #                solutions/<lab>/ under the same names
 #   GPU          1 for a CUDA lab
 #   CHECK_ARGS   argument sets `make check` runs, separated by ';'
 #   LAB_LDLIBS   extra libraries (optional)
-# and may add recipes for bench/plot/profile through BENCH_CMDS etc.
+# and adds its own bench/plot/profile/... targets.
 #
 # Binaries: labNN (the student's files) and labNN-ref (the solution's).
+# The grader builds with  make GRADED=1 O=DIR SRC=DIR labNN : objects and the
+# binary under O, the student's files from SRC, the kit read-only, and no
+# reference linked (the grader's copy of the kit has none).
 
 include $(dir $(lastword $(MAKEFILE_LIST)))config.mk
 
 LAB_DIR  := $(CURDIR)
 LAB_NAME := $(notdir $(LAB_DIR))
 LAB_NUM  := $(word 1,$(subst _, ,$(LAB_NAME)))
-SOL_DIR  := $(KIT_ROOT)/solutions/$(LAB_NAME)
+SOL_DIR  ?= $(KIT_ROOT)/solutions/$(LAB_NAME)
 BIN      := lab$(LAB_NUM)
 REF_BIN  := $(BIN)-ref
 # OUT: where bench/plot/profile write (make bench OUT=dir); an OUT that only
@@ -27,50 +31,72 @@ endif
 # REF=1: bench, plot, profile and sanitize use the reference binary
 RUN_BIN  := $(if $(filter 1,$(REF)),./$(REF_BIN),./$(BIN))
 GPU      ?= 0
+GRADED   ?= 0
+O        ?= .
+SRC      ?= $(LAB_DIR)
+B        := $(O)/build
 
 CFLAGS   := $(CFLAGS_KIT) -I$(LAB_DIR) $(LAB_CFLAGS)
 NVCCFLAGS := $(NVCCFLAGS_KIT) -I$(LAB_DIR) $(LAB_NVCCFLAGS)
 
-LAB_OBJS  := $(patsubst %,build/%.o,$(LAB_SRCS))
-SKEL_OBJS := $(patsubst %,build/skel/%.o,$(STUDENT_SRCS))
-REF_OBJS  := $(patsubst %,build/ref/%.o,$(STUDENT_SRCS))
-HEADERS   := $(wildcard $(LAB_DIR)/*.h) $(wildcard $(COMMON)/*.h)
+LAB_OBJS    := $(patsubst %,$(B)/%.o,$(LAB_SRCS))
+SKEL_OBJS   := $(patsubst %,$(B)/skel/%.o,$(STUDENT_SRCS))
+SOL_OBJS    := $(patsubst %,$(B)/sol/%.o,$(STUDENT_SRCS))
+HEADERS     := $(wildcard $(LAB_DIR)/*.h) $(wildcard $(COMMON)/*.h)
+
+ifeq ($(GRADED),1)
+  # the grader's build: no reference anywhere, the kit's libraries prebuilt
+  LABREF_OBJS :=
+  LIBS := $(KITLIB) $(if $(filter 1,$(GPU)),$(KITGPULIB))
+else
+  LABREF_OBJS := $(patsubst %,$(B)/%.o,$(REF_SRCS))
+  LIBS := $(KITLIB) $(KITREFLIB) $(if $(filter 1,$(GPU)),$(KITGPULIB))
+endif
 
 ifeq ($(GPU),1)
-  LIBS := $(KITLIB) $(KITGPULIB)
   LINK = $(NVCC) $(NVCC_ARCH) -Xcompiler -fopenmp $^ -o $@ $(LDLIBS_KIT) $(LAB_LDLIBS)
 else
-  LIBS := $(KITLIB)
   LINK = $(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_KIT) $(LAB_LDLIBS)
 endif
 
 # the reference binary exists only where solutions/ does (not in the
-# student tarball)
+# student tarball, not in a graded build)
+ifeq ($(GRADED),1)
+all: $(O)/$(BIN)
+ifneq ($(O),.)
+$(BIN): $(O)/$(BIN)
+.PHONY: $(BIN)
+endif
+else
 all: $(BIN) $(if $(wildcard $(SOL_DIR)),$(REF_BIN))
+endif
 
-$(BIN): $(LAB_OBJS) $(SKEL_OBJS) $(LIBS)
+$(O)/$(BIN): $(LAB_OBJS) $(SKEL_OBJS) $(LABREF_OBJS) $(LIBS)
 	$(LINK)
 
-$(REF_BIN): $(LAB_OBJS) $(REF_OBJS) $(LIBS)
+$(REF_BIN): $(LAB_OBJS) $(SOL_OBJS) $(LABREF_OBJS) $(LIBS)
 	$(LINK)
 
-# the kit's library is built by its own Makefile; this only asks it
-$(KITLIB) $(KITGPULIB): FORCE
+# the kit's libraries are built by their own Makefile; a graded build only
+# uses them (its kit is read-only)
+ifneq ($(GRADED),1)
+$(KITLIB) $(KITREFLIB) $(KITGPULIB): FORCE
 	@$(MAKE) --no-print-directory -s -C $(COMMON)
+endif
 
-build/%.c.o: %.c $(HEADERS) | build/skel build/ref
+$(B)/%.c.o: $(LAB_DIR)/%.c $(HEADERS) | $(B)/skel $(B)/sol
 	$(CC) $(CFLAGS) -c $< -o $@
-build/%.cu.o: %.cu $(HEADERS) | build/skel build/ref
+$(B)/%.cu.o: $(LAB_DIR)/%.cu $(HEADERS) | $(B)/skel $(B)/sol
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-build/skel/%.c.o: %.c $(HEADERS) | build/skel
+$(B)/skel/%.c.o: $(SRC)/%.c $(HEADERS) | $(B)/skel
 	$(CC) $(CFLAGS) -c $< -o $@
-build/skel/%.cu.o: %.cu $(HEADERS) | build/skel
+$(B)/skel/%.cu.o: $(SRC)/%.cu $(HEADERS) | $(B)/skel
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-build/ref/%.c.o: $(SOL_DIR)/%.c $(HEADERS) | build/ref
+$(B)/sol/%.c.o: $(SOL_DIR)/%.c $(HEADERS) | $(B)/sol
 	$(CC) $(CFLAGS) -c $< -o $@
-build/ref/%.cu.o: $(SOL_DIR)/%.cu $(HEADERS) | build/ref
+$(B)/sol/%.cu.o: $(SOL_DIR)/%.cu $(HEADERS) | $(B)/sol
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-build/skel build/ref:
+$(B)/skel $(B)/sol:
 	@mkdir -p $@
 
 # ---- planted wrong solutions: the reference with a sed script of
@@ -88,7 +114,7 @@ $(PLANTED_DIR)/%.c.o: $(PLANTED_DIR)/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(PLANTED_DIR)/%.cu.o: $(PLANTED_DIR)/%.cu $(HEADERS)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-$(BIN)-$(PLANTED): $(LAB_OBJS) $(PLANTED_OBJS) $(LIBS)
+$(BIN)-$(PLANTED): $(LAB_OBJS) $(PLANTED_OBJS) $(LABREF_OBJS) $(LIBS)
 	$(LINK)
 
 # ---- correctness over several inputs: make check (REF=1 for the solution)

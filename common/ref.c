@@ -172,3 +172,9 @@ void kit_ref_delete_plane(float *img, char plane, size_t n, int aos)
             img[(size_t)p * n + i] = 0.0f;
     }
 }
+
+void kit_ref_conv_input(const kit_conv_input *in, float *dst)
+{
+    kit_ref_corr2d_f32(in->h_src, dst, in->w, in->h, in->c, 0, in->filter.w64, in->filter.size);
+    kit_clamp_f32(dst, (size_t)in->w * (size_t)in->h * (size_t)in->c, 0.0f, 255.0f);
+}

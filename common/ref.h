@@ -5,6 +5,7 @@
 #define KIT_REF_H
 
 #include <stddef.h>
+#include "convin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,10 @@ void kit_ref_col_pass_f64(const double *src, double *dst, int w, int h, const do
 /* y = A x, A row-major m x n, double; each row summed left to right with
  * compensated (Kahan-Neumaier) summation, so the reference is more accurate
  * than any GPU order it is compared with. */
+/* Labs 01 and 02: the float correlation of in's current content, zero
+ * outside, clamped to 0..255, into dst (W x H x c floats). */
+void kit_ref_conv_input(const kit_conv_input *in, float *dst);
+
 void kit_ref_matvec_f64(const double *A, const double *x, double *y, int m, int n);
 
 /* out (cols x rows) = transpose of in (rows x cols), row-major float. */

@@ -77,8 +77,9 @@ void kit_results_write_row(FILE *fp, const kit_row *r)
         fmt_num(fp, v[i]);
         fputc('\t', fp);
     }
-    fprintf(fp, "%ld\t%s\t%d\t%s\n", r->mismatches, r->status, r->threads,
-            r->config[0] ? r->config : "-");
+    fprintf(fp, "%ld\t%s\t%d\t%s\t%s\t%s\n", r->mismatches, r->status, r->threads,
+            r->config[0] ? r->config : "-", r->part[0] ? r->part : "-",
+            r->span[0] ? r->span : "-");
 }
 
 /* The first line of fp that does not start with '#', or "" when none. */

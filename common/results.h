@@ -19,7 +19,7 @@ extern "C" {
 #define KIT_TSV_HEADER                                                                      \
     "lab\tvariant\tname\twidth\theight\tparam\treps\tkernel_ms\tkernel_ms_std\t"            \
     "kernel_ms_median\ttotal_ms\ttotal_ms_std\ttotal_ms_median\tgbps\tmax_abs_err\t"        \
-    "max_rel_err\tmismatches\tstatus\tthreads\tconfig"
+    "max_rel_err\tmismatches\tstatus\tthreads\tconfig\tpart\tspan"
 
 typedef struct {
     char lab[8];
@@ -36,6 +36,8 @@ typedef struct {
     char status[24];      /* pass, FAIL, not-implemented, unsupported, error */
     int threads;
     char config[96];      /* block=16x16 pinned=1 isa=avx2 ... */
+    char part[24];        /* the lab's part ("-" in a lab of one part) */
+    char span[12];        /* what the times hold: host, kernel or total */
 } kit_row;
 
 /* Provenance lines for a results file or a report. gpu_lines, when not NULL,

@@ -142,6 +142,8 @@ typedef struct {
     kit_type type;
     int w, h, c, planar;
     double atol, rtol;
+    int ref_class;     /* variants with the same nonzero class share one reference
+                          (the harness computes it once per content); 0: its own */
 } kit_outdesc;
 
 typedef struct kit_part_spec {

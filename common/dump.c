@@ -1,0 +1,150 @@
+/* dump.c - the harness's grading mode (DESIGN.md, "The grading mode of the
+ * harness"): outputs and the run's own account written for the grader under
+ * --dump DIR, the keys of timed repetitions asked for on --ctl IN,OUT, and
+ * --cases FILE (many runs in one process). */
+#define _POSIX_C_SOURCE 200809L
+#include "dump.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *type_name(kit_type t)
+{
+    static const char *names[] = {"u8", "f32", "f64"};
+    return names[t];
+}
+
+void kit_dump_output(const kit_ctx *ctx, int v, int k)
+{
+    char path[4096];
+    if (k == 0)
+        snprintf(path, sizeof path, "%s/v%d.bin", ctx->opt.dump_dir, v);
+    else
+        snprintf(path, sizeof path, "%s/v%d.r%d.bin", ctx->opt.dump_dir, v, k);
+    if (kit_write_file_atomic(path, ctx->out.data, kit_buf_bytes(&ctx->out)))
+        kit_error("cannot write %s: %s", path, strerror(errno));
+}
+
+void kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
+                   const kit_rep_rec *reps, int nreps)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/v%d.txt", ctx->opt.dump_dir, v);
+    size_t cap = 256 + (size_t)nreps * 128, n = 0;
+    char *text = kit_malloc(cap);
+    n += (size_t)snprintf(text + n, cap - n, "status %s\n", status);
+    if (ctx->out.data)
+        n += (size_t)snprintf(text + n, cap - n, "type %s\nshape %d %d %d %d\n",
+                              type_name(ctx->out.type), ctx->out.w, ctx->out.h, ctx->out.c,
+                              ctx->out.planar);
+    n += (size_t)snprintf(text + n, cap - n, "span %lld %lld\n", t0, t1);
+    for (int i = 0; i < nreps; i++)
+        n += (size_t)snprintf(text + n, cap - n, "rep %d %016llx %lld %lld %.6f %.6f\n",
+                              reps[i].k, reps[i].key, reps[i].l0, reps[i].l1, reps[i].kernel_ms,
+                              reps[i].total_ms);
+    if (kit_write_file_atomic(path, text, n))
+        kit_error("cannot write %s: %s", path, strerror(errno));
+    free(text);
+}
+
+/* One line from fd (without its newline); 0, or -1 at EOF or error. */
+static int read_line(int fd, char *buf, size_t len)
+{
+    size_t n = 0;
+    while (n + 1 < len) {
+        char c;
+        ssize_t r = read(fd, &c, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        if (c == '\n')
+            break;
+        buf[n++] = c;
+    }
+    buf[n] = 0;
+    return 0;
+}
+
+int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key)
+{
+    if (ctx->opt.ctl_in < 0) {
+        *key = kit_rep_key(ctx->opt.seed, ctx->part->name, v, k);
+        return 0;
+    }
+    char line[128];
+    int n = snprintf(line, sizeof line, "rep %d %d\n", v, k);
+    if (write(ctx->opt.ctl_out, line, (size_t)n) != n) {
+        kit_error("the grader's key channel is closed (%s)", strerror(errno));
+        return -1;
+    }
+    char *end;
+    if (read_line(ctx->opt.ctl_in, line, sizeof line) || strncmp(line, "key ", 4) ||
+        (*key = strtoull(line + 4, &end, 16), end == line + 4 || *end) || *key == 0) {
+        kit_error("the grader's key channel gave no key for repetition %d", k);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ cases */
+
+#define KIT_CASE_MAX_ARGS 64
+
+static int severity(int rc)
+{
+    switch (rc) {
+    case KIT_EXIT_OK: return 0;
+    case KIT_EXIT_NOTIMPL: return 1;
+    case KIT_EXIT_WRONG: return 2;
+    case KIT_EXIT_USAGE: return 3;
+    default: return 4;
+    }
+}
+
+int kit_main_cases(int argc, char **argv, int at, int taken, const char *file,
+                   int (*once)(void *, int, char **), void *arg)
+{
+    FILE *fp = fopen(file, "r");
+    if (!fp) {
+        kit_error("cannot read --cases %s: %s", file, strerror(errno));
+        return KIT_EXIT_USAGE;
+    }
+    char **av = kit_calloc((size_t)argc + KIT_CASE_MAX_ARGS + 1, sizeof *av);
+    int base = 0;
+    for (int i = 0; i < argc; i++)
+        if (i < at || i >= at + taken)
+            av[base++] = argv[i];
+    int worst = KIT_EXIT_OK;
+    char line[8192];
+    while (fgets(line, sizeof line, fp)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0])
+            continue;
+        int n = base;
+        for (char *tok = strtok(line, "\t"); tok; tok = strtok(NULL, "\t")) {
+            if (n - base >= KIT_CASE_MAX_ARGS) {
+                kit_error("--cases %s: a line has more than %d arguments", file, KIT_CASE_MAX_ARGS);
+                fclose(fp);
+                free(av);
+                return KIT_EXIT_USAGE;
+            }
+            av[n++] = tok;
+        }
+        av[n] = NULL;
+        int rc = once(arg, n, av);
+        fflush(stdout);
+        if (rc == KIT_EXIT_NODEVICE) {
+            worst = rc;
+            break;
+        }
+        if (severity(rc) > severity(worst))
+            worst = severity(rc) == 4 ? KIT_EXIT_RUNTIME : rc;
+    }
+    fclose(fp);
+    free(av);
+    return worst;
+}

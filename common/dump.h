@@ -1,0 +1,38 @@
+/* dump.h - the harness's grading mode: --dump files, --ctl keys, --cases
+ * (dump.c; DESIGN.md "The grading mode of the harness"). */
+#ifndef KIT_DUMP_H
+#define KIT_DUMP_H
+
+#include "harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One timed repetition, as the run reports it in vV.txt. */
+typedef struct {
+    int k;
+    unsigned long long key;
+    long long l0, l1;            /* launch window, CLOCK_MONOTONIC ns */
+    double kernel_ms, total_ms;
+} kit_rep_rec;
+
+/* ctx->out as DIR/vV.bin (k = 0, the warm-up) or DIR/vV.rK.bin, atomically. */
+void kit_dump_output(const kit_ctx *ctx, int v, int k);
+/* DIR/vV.txt: status, type, shape, span, one rep line per repetition. */
+void kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
+                   const kit_rep_rec *reps, int nreps);
+/* The key of timed repetition k of variant v: asked of the grader on --ctl,
+ * else kit_rep_key() of the seed. 0, or -1 after one line. */
+int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key);
+
+/* --cases FILE found at argv[at] (taking `taken` arguments): once() for
+ * each line (its tab-separated arguments after argv's others). Returns the
+ * most serious exit status; 77 at once when there is no device. */
+int kit_main_cases(int argc, char **argv, int at, int taken, const char *file,
+                   int (*once)(void *, int, char **), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

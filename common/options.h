@@ -1,0 +1,32 @@
+/* options.h - the command line every lab binary shares: common options
+ * (kit_opts, harness.h) and the part's own (spec.h), and --help. */
+#ifndef KIT_OPTIONS_H
+#define KIT_OPTIONS_H
+
+#include <stdio.h>
+#include "harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Parse argv (argv[0] is the program) into the common options o, the part
+ * they select and that part's options. Returns 0; 1 after printing --help;
+ * KIT_EXIT_USAGE after one line. gpu: the lab takes --device. */
+int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_opts *o,
+                      const kit_part_spec **part, kit_args *args);
+
+/* --help text: every part, or only one. */
+void kit_usage(const kit_lab_desc *lab, const kit_part_spec *only, int gpu, FILE *fp);
+
+/* "PROG: message (try --help)" on stderr; returns KIT_EXIT_USAGE. */
+int kit_usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
