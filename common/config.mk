@@ -1,8 +1,10 @@
 # common/config.mk - toolchain settings shared by common/Makefile and lab.mk.
 # Override on the command line: make CUDA_ARCH=90, make CC=clang, make WERROR=1.
 
-KIT_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
-COMMON   := $(KIT_ROOT)/common
+# Relative paths (from the folder make runs in), so a kit unpacked under a path
+# with a space in it (a WSL home such as /mnt/c/Users/First Last) still builds.
+COMMON   := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+KIT_ROOT := $(COMMON)/..
 
 CC       := gcc
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)

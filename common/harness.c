@@ -92,13 +92,13 @@ static void row_init(kit_row *r, const kit_ctx *ctx, int v)
     r->width = ctx->prob.width;
     r->height = ctx->prob.height;
     snprintf(r->param, sizeof r->param, "%s", ctx->prob.param);
-    r->threads = ctx->threads > 0 ? ctx->threads : 1;
     r->kernel_ms = r->kernel_ms_std = r->kernel_ms_median = NAN;
     r->total_ms = r->total_ms_std = r->total_ms_median = r->gbps = NAN;
     r->max_abs_err = r->max_rel_err = NAN;
     r->mismatches = -1;
-    if (ctx->glue->config)
+    if (ctx->glue->config) /* it may set ctx->threads for this variant's row */
         ctx->glue->config((kit_ctx *)ctx, v, r->config, sizeof r->config);
+    r->threads = ctx->threads > 0 ? ctx->threads : 1;
 }
 
 /* Where variant v's output goes: ctx->out of od's shape (reallocated when
@@ -132,7 +132,7 @@ static int reference(kit_ctx *ctx, int v, ref_cache *rc)
     if (rc->valid && rc->key == ctx->prob.key &&
         (rc->v == v || (ctx->od.ref_class && rc->ref_class == ctx->od.ref_class)))
         return 0;
-    const kit_part_ref *pr = kit_ref_part(&kit_lab_ref, ctx->part->name);
+    const kit_part_ref *pr = kit_part_reference(&kit_lab_ref, ctx->part->name);
     if (!pr) {
         kit_error("the reference of part '%s' is missing from this build", ctx->part->name);
         return -1;
@@ -389,12 +389,14 @@ static int precheck(kit_ctx *ctx, int first, int last)
     return 0;
 }
 
-static void teardown(kit_ctx *ctx)
+static void teardown(kit_ctx *ctx, int gpu_started)
 {
     if (ctx->glue && ctx->glue->teardown)
         ctx->glue->teardown(ctx);
     if (ctx->part && ctx->part->release)
         ctx->part->release(&ctx->prob);
+    if (gpu_started && ctx->gpu->shutdown)
+        ctx->gpu->shutdown();
 }
 
 static int main_once(void *arg, int argc, char **argv)
@@ -436,28 +438,28 @@ static int main_once(void *arg, int argc, char **argv)
     ctx.prob.seed = ctx.opt.seed;
     if (ctx.part->make(&ctx.prob, err, sizeof err)) {
         kit_error("%s", err);
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return KIT_EXIT_USAGE;
     }
     int explicit_variant = ctx.opt.variant >= 0;
     int first = explicit_variant ? ctx.opt.variant : ctx.part->first_variant;
     int last = explicit_variant ? ctx.opt.variant : ctx.part->first_variant + ctx.part->nvariants - 1;
     if ((rc = precheck(&ctx, first, last))) {
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return rc;
     }
     if (ctx.opt.save_input && ctx.prob.input.data &&
         kit_buf_save_picture(ctx.opt.save_input, &ctx.prob.input, err, sizeof err)) {
         kit_error("%s", err);
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return KIT_EXIT_USAGE;
     }
     if (ctx.gpu && (rc = ctx.gpu->init(ctx.opt.device))) {
-        teardown(&ctx);
+        teardown(&ctx, 0);
         return rc;
     }
     if ((rc = ctx.glue->setup ? ctx.glue->setup(&ctx) : 0)) {
-        teardown(&ctx);
+        teardown(&ctx, ctx.gpu != NULL);
         return rc;
     }
 
@@ -493,7 +495,7 @@ static int main_once(void *arg, int argc, char **argv)
     free(rcache.buf.data);
     if (outmem)
         ctx.glue->host_free ? ctx.glue->host_free(&ctx, outmem) : free(outmem);
-    teardown(&ctx);
+    teardown(&ctx, ctx.gpu != NULL);
     if (oc.any_err)
         return KIT_EXIT_RUNTIME;
     if (oc.any_wrong)

@@ -17,8 +17,8 @@
 
 include $(dir $(lastword $(MAKEFILE_LIST)))config.mk
 
-LAB_DIR  := $(CURDIR)
-LAB_NAME := $(notdir $(LAB_DIR))
+LAB_DIR  := .
+LAB_NAME := $(lastword $(subst /, ,$(CURDIR)))
 LAB_NUM  := $(word 1,$(subst _, ,$(LAB_NAME)))
 SOL_DIR  ?= $(KIT_ROOT)/solutions/$(LAB_NAME)
 BIN      := lab$(LAB_NUM)

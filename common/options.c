@@ -76,7 +76,15 @@ void kit_usage(const kit_lab_desc *lab, const kit_part_spec *only, int gpu, FILE
                  lab->parts[0].name);
         opt_line(fp, "--part NAME", what);
     }
-    opt_line(fp, "--variant N|all", "variant to run (default all)");
+    if (lab->nparts == 1) {
+        char what[96];
+        const kit_part_spec *p = &lab->parts[0];
+        snprintf(what, sizeof what, "variant to run, %d..%d, or all (default all)",
+                 p->first_variant, p->first_variant + p->nvariants - 1);
+        opt_line(fp, "--variant N|all", what);
+    } else {
+        opt_line(fp, "--variant N|all", "variant of the part to run (default all)");
+    }
     opt_line(fp, "--reps N", "timed runs after one warm-up, each on fresh content (default 12;");
     opt_line(fp, "", "fastest and slowest dropped)");
     opt_line(fp, "--seed S", "seed of the generated input (default 1)");

@@ -31,7 +31,7 @@ const kit_variant_desc *kit_spec_variant(const kit_part_spec *p, int v)
     return &p->variants[v - p->first_variant];
 }
 
-const kit_part_ref *kit_ref_part(const kit_lab_refs *r, const char *name)
+const kit_part_ref *kit_part_reference(const kit_lab_refs *r, const char *name)
 {
     if (!r)
         return NULL;
@@ -163,6 +163,11 @@ static int assign(struct kit_argval *v, const char *text, char *err, size_t errl
         if (parse_wxh(text, d->lo, d->hi, &v->w, &v->h)) {
             kit_set_err(err, errlen, "%s must be WxH with %ld..%ld on each side, not '%s'",
                         d->name, d->lo, d->hi, text);
+            return -1;
+        }
+        if (!strcmp(d->name, "--block") && (long)v->w * v->h > 1024) {
+            kit_set_err(err, errlen, "--block must be WxH with W*H <= 1024 threads, not '%s'",
+                        text);
             return -1;
         }
         break;

@@ -206,7 +206,7 @@ extern const kit_lab_refs kit_lab_ref;
 
 const kit_part_spec *kit_spec_part(const kit_lab_desc *lab, const char *name); /* NULL: none */
 const kit_variant_desc *kit_spec_variant(const kit_part_spec *p, int v);       /* NULL: none */
-const kit_part_ref *kit_ref_part(const kit_lab_refs *r, const char *name);
+const kit_part_ref *kit_part_reference(const kit_lab_refs *r, const char *name);
 
 /* Parse a part's arguments (argv holds options only; unknown ones, bad values
  * and a missing value are errors). Defaults first. 0, or -1 with a one-line

@@ -11,7 +11,7 @@ name=cuda-lab-kit-student
 tar_path="out/$name.tar.gz"
 git archive --format=tar --prefix="$name/" HEAD -- \
     README.md Makefile .gitignore labs common \
-    grading/metrics grading/metrics.tsv grading/metric_sets.tsv grading/plot_metrics.gp \
+    grading/metrics grading/kitmetrics grading/metrics.tsv grading/metric_sets.tsv grading/plot_metrics.gp \
     | gzip -9 >"$tar_path"
 # nothing of the answers may leak: no lab file may hold a solution region
 tmp=$(mktemp -d)

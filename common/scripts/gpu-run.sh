@@ -7,7 +7,7 @@
 #   bench   every lab's benchmark with the reference solution
 #   grade   the grader's benchmark: a made-up class of $KIT_GRADE_N (default 100)
 #           lab-03 submissions, graded without profiling (wall time, build/run split)
-# then a short table. Choose steps by name: gpu-run.sh tests bench; a step may
+# then a short table; exits 1 when any step failed. Choose steps by name: gpu-run.sh tests bench; a step may
 # name what it covers after a colon: tests:lab03,grade (test files),
 # bench:03,06 (labs).
 # On a GPU machine without a package registry, first run
@@ -25,6 +25,7 @@ steps=${*:-build tests sanitize profile bench}
 gpu_labs=$(for d in labs/*/; do grep -q '^GPU *:= *1' "$d/Makefile" 2>/dev/null && echo "${d%/}"; done)
 all_labs=$(for d in labs/*/; do [ -f "$d/Makefile" ] && echo "${d%/}"; done)
 summary=()
+failed=0
 
 # run NAME CMD...: run a step, keep its log, note its status and duration
 run() {
@@ -33,6 +34,7 @@ run() {
     echo "== $name: $*"
     "$@" >"$dest/$name.log" 2>&1
     local rc=$?
+    [ "$rc" -eq 0 ] || failed=1
     tail -n 25 "$dest/$name.log"
     summary+=("$(printf '%-28s exit %-3s %5ss' "$name" "$rc" $((SECONDS - t0)))")
     return $rc
@@ -108,3 +110,5 @@ done
 echo
 echo "== summary"
 printf '  %s\n' "${summary[@]}"
+# the status of the whole: 1 when a step failed (a test, a build, a sanitizer run)
+exit $failed

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# profile.sh BIN SET SIZE "V[:LAUNCHES[:ARG,ARG]] ..." OUT.tsv - profile each variant
+# profile.sh BIN SET SIZE "V[:LAUNCHES[:ARG,ARG]] ..." OUT.tsv - profile each
+# variant V with grading/metrics (Nsight Compute, the metric set SET), counting
+# the first LAUNCHES kernels of its run (default 1: the warm-up's), with the
+# extra arguments ARG, and print the metrics under the course's legacy names.
 # SIZE is WxH, or the lab's own size options starting with --, commas for
-# spaces (--rows=4000,--cols=4000).
-# with grading/metrics (Nsight Compute) and print the metrics under the
-# course's legacy names. Without ncu or counter permission: says why, exit 0
-# (timings stay available from make bench).
+# spaces (--rows=4000,--cols=4000). Without ncu or counter permission: says
+# why, exit 0 (timings stay available from make bench).
 set -u
 bin=$1 set=$2 size=$3 variants=$4 out=$5
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,10 +1,10 @@
-/* main.c - lab 02 harness (owned by the kit; students edit conv.c).
+/* main.c - lab 02's glue (owned by the kit; students edit conv.c).
  *
- * Builds the RGBA float picture (generated, or --image), its zero-padded
- * extended copy with 64-byte aligned rows, and the CPU reference; sets the
- * OpenMP team size (--threads) and the SIMD instruction set of v5 (--isa, or
- * the widest the CPU runs); then lets the common harness run, check and time
- * conv_v0..conv_v5, all in one run so every ratio comes from one process.
+ * The picture and its padded copy with 64-byte aligned rows come from the
+ * spec (spec.c). This sets the OpenMP team size (--threads) and the SIMD
+ * instruction set of v5 (--isa, or the widest the CPU runs), and hands
+ * conv_v0..conv_v5 their buffers; the common harness runs, checks and times
+ * them, all in one run so every ratio comes from one process.
  *
  * Testing aid: LAB02_CPU_HIDE=avx512 (or avx2, or "avx2,avx512") makes the
  * harness behave as if the CPU lacked those instruction sets, so the
@@ -17,26 +17,12 @@
 #include <string.h>
 
 #include "conv.h"
-#include "filters.h"
 #include "harness.h"
-#include "image.h"
-#include "ref.h"
-#include "timing.h"
 
 typedef struct {
-    kit_conv_input in; /* picture, extended copy (rows of stride floats), reference */
     int threads;       /* team size of v1, v2, v4, v5 */
     int isa;           /* CONV_ISA_* that v5 uses */
 } lab02;
-
-static const kit_variant variants[] = {
-    {"scalar", "lab 01's loop order, plain C, one thread (the baseline)"},
-    {"omp-rows", "v0 with the rows shared among threads: one fork/join, big pieces"},
-    {"omp-pixels", "v0 with each row's pixels shared instead: a fork/join per row (loses)"},
-    {"sse", "one pixel per __m128, aligned loads, branch-free clamp, one thread"},
-    {"sse-omp", "v3 with the rows shared among threads"},
-    {"wide-omp", "v4 with AVX2+FMA (2 pixels a register) or AVX-512 (4), picked at run time"},
-};
 
 static const char *isa_names[] = {"sse", "avx2", "avx512"};
 
@@ -86,11 +72,18 @@ static int setup(kit_ctx *ctx)
     lab02 *L = kit_calloc(1, sizeof *L);
     ctx->user = L;
     /* v5's instruction set: the forced one, if the CPU runs it; else the widest */
-    if (ctx->opt.isa[0]) {
-        int want = !strcmp(ctx->opt.isa, "avx512") ? CONV_ISA_AVX512
-                   : !strcmp(ctx->opt.isa, "avx2") ? CONV_ISA_AVX2 : CONV_ISA_SSE;
+    const char *isa = kit_arg_str(&ctx->args, "--isa");
+    if (isa[0]) {
+        int want = !strcmp(isa, "avx512") ? CONV_ISA_AVX512
+                   : !strcmp(isa, "avx2") ? CONV_ISA_AVX2
+                   : !strcmp(isa, "sse")  ? CONV_ISA_SSE
+                                          : -1;
+        if (want < 0) {
+            kit_error("--isa must be sse, avx2 or avx512, not '%s' (try --help)", isa);
+            return KIT_EXIT_USAGE;
+        }
         if (!cpu_runs(want)) {
-            kit_error("--isa %s: this CPU does not support %s%s", ctx->opt.isa,
+            kit_error("--isa %s: this CPU does not support %s%s", isa,
                       want == CONV_ISA_AVX2 ? "AVX2 with FMA" : want == CONV_ISA_AVX512 ? "AVX-512F" : "SSE",
                       CONV_X86 ? "" : " (not an x86 CPU)");
             return KIT_EXIT_USAGE;
@@ -102,23 +95,12 @@ static int setup(kit_ctx *ctx)
     }
 
     /* team size: --threads, else OMP_NUM_THREADS, else every core */
-    L->threads = ctx->opt.threads > 0 ? ctx->opt.threads : omp_get_max_threads();
+    long t = kit_arg_int(&ctx->args, "--threads");
+    L->threads = t > 0 ? (int)t : omp_get_max_threads();
     omp_set_dynamic(0);
     omp_set_num_threads(L->threads);
-
-    /* the extended image: rows rounded up to whole 64-byte lines */
-    int rc = kit_conv_input_setup(ctx, CONV_CHANNELS, CONV_STRIDE_ALIGN, &L->in);
-    if (rc)
-        return rc;
-    ctx->threads = (ctx->opt.variant >= 0 && single_thread(ctx->opt.variant)) ? 1 : L->threads;
+    ctx->threads = L->threads;
     return 0;
-}
-
-/* Before each variant: the TSV row's thread count is that variant's. */
-static void select_variant(kit_ctx *ctx, int v)
-{
-    lab02 *L = ctx->user;
-    ctx->threads = single_thread(v) ? 1 : L->threads;
 }
 
 static int supports(kit_ctx *ctx, int v, char *why, size_t len)
@@ -131,82 +113,50 @@ static int supports(kit_ctx *ctx, int v, char *why, size_t len)
     return 1;
 }
 
-static int run(kit_ctx *ctx, int v, double *kernel_ms, double *total_ms)
+static int launch(kit_ctx *ctx, int v)
 {
     lab02 *L = ctx->user;
-    const kit_conv_input *in = &L->in;
+    const kit_conv_input *in = ctx->prob.data;
     const float *src = in->h_ext, *f = in->filter.w32;
+    float *out = ctx->out.data;
     const int s = (int)in->stride, w = in->w, h = in->h, R = in->filter.radius;
-    int r = KIT_UNSUPPORTED;
-    double t0 = kit_now_ms();
     switch (v) {
-    case 0: r = conv_v0(src, s, in->h_out, w, h, f, R); break;
-    case 1: r = conv_v1(src, s, in->h_out, w, h, f, R); break;
-    case 2: r = conv_v2(src, s, in->h_out, w, h, f, R); break;
-    case 3: r = conv_v3(src, s, in->h_out, w, h, f, R); break;
-    case 4: r = conv_v4(src, s, in->h_out, w, h, f, R); break;
-    case 5: r = conv_v5(src, s, in->h_out, w, h, f, R, L->isa); break;
+    case 0: return conv_v0(src, s, out, w, h, f, R);
+    case 1: return conv_v1(src, s, out, w, h, f, R);
+    case 2: return conv_v2(src, s, out, w, h, f, R);
+    case 3: return conv_v3(src, s, out, w, h, f, R);
+    case 4: return conv_v4(src, s, out, w, h, f, R);
+    case 5: return conv_v5(src, s, out, w, h, f, R, L->isa);
     }
-    *kernel_ms = *total_ms = kit_now_ms() - t0;
-    return r;
-}
-
-/* Each input float read once, each output float written once (the row
- * padding is not counted). */
-static double bytes(kit_ctx *ctx, int v)
-{
-    lab02 *L = ctx->user;
-    KIT_UNUSED(v);
-    return kit_conv_input_bytes(&L->in);
+    return KIT_UNSUPPORTED;
 }
 
 /* The TSV config column: the instruction set the variant's code uses and
- * its threads ("scalar" for the plain C versions). */
+ * its threads ("scalar" for the plain C versions); the row's thread count
+ * is the variant's. */
 static void config(kit_ctx *ctx, int v, char *buf, size_t len)
 {
     lab02 *L = ctx->user;
     const char *isa = v <= 2 ? "scalar" : v <= 4 ? "sse" : isa_names[L->isa];
-    snprintf(buf, len, "isa=%s threads=%d", isa, single_thread(v) ? 1 : L->threads);
+    ctx->threads = single_thread(v) ? 1 : L->threads;
+    snprintf(buf, len, "isa=%s threads=%d", isa, ctx->threads);
 }
 
 static void teardown(kit_ctx *ctx)
 {
-    lab02 *L = ctx->user;
-    if (!L)
-        return;
-    kit_conv_input_free(&L->in);
-    free(L);
+    free(ctx->user);
+    ctx->user = NULL;
 }
 
-static const kit_lab lab = {
-    .lab = "02",
-    .title = "2D convolution with OpenMP and SIMD: RGBA float picture, zero-padded, clamped",
-    .gpu = 0,
-    .options = KIT_OPT_SIZE | KIT_OPT_IMAGE | KIT_OPT_FILTER | KIT_OPT_OUT | KIT_OPT_THREADS |
-               KIT_OPT_ISA,
-    .default_w = 1024,
-    .default_h = 768,
-    .default_filter = "laplace5",
-    .atol = 1e-2,
-    .rtol = 1e-5,
-    .nvariants = 6,
-    .variants = variants,
-    .first_variant = 0,
-    .help_extra = "tolerance: |got - ref| <= 0.01 + 1e-5 |ref| per channel (laplace5, edge3,\n"
-                  "sharpen3 and gauss5 are exact on 8-bit pictures)\n"
-                  "v0 and v3 always run on one thread; --isa picks v5's registers\n"
-                  "(sse: 1 pixel, avx2: 2 pixels, avx512: 4 pixels); an instruction set\n"
-                  "the CPU lacks is refused with exit 2",
-    .setup = setup,
-    .select = select_variant,
-    .supports = supports,
-    .run = run,
-    .bytes = bytes,
-    .config = config,
-    .teardown = teardown,
-};
+static const kit_part_glue parts[] = {{.part = "",
+                                       .setup = setup,
+                                       .supports = supports,
+                                       .launch = launch,
+                                       .config = config,
+                                       .teardown = teardown}};
+static const kit_glue glue = {1, parts, NULL};
 
 int main(int argc, char **argv)
 {
-    return kit_main(&lab, argc, argv);
+    return kit_main(&kit_lab_spec, &glue, argc, argv);
 }

@@ -29,6 +29,13 @@
 extern "C" {
 #endif
 
+/* The case's input (spec.c): A and x on the host, and the seeds of their streams. */
+typedef struct {
+    int m, n;
+    double *h_A, *h_x;
+    unsigned long long s_A, s_x;
+} matvec_problem;
+
 /* v1: one thread per row, a 1D grid of `threads`-thread blocks. */
 int matvec_v1(const double *d_A, const double *d_x, double *d_y, int m, int n, int threads);
 

@@ -19,3 +19,28 @@ skip_without_gpu() {
     "$1" --size 1x1 --reps 1 --quiet >/dev/null 2>&1 || rc=$?
     [ "$rc" -ne 77 ] || skip "no CUDA device"
 }
+
+# agree BIN CHECK [--part P] ARGS...: every output of every variant of a run
+# under --dump passes the checker with its key; prints the number checked
+agree() {
+    local bin=$1 chk=$2 part=""
+    shift 2
+    if [ "$1" = --part ]; then part=$2; shift 2; fi
+    local d
+    d=$(mktemp -d "$BATS_TEST_TMPDIR/dump.XXXX")
+    "$bin" ${part:+--part "$part"} --dump "$d" --reps 2 --quiet --seed 7 "$@" || true
+    local n=0 f v k key
+    for f in "$d"/v*.txt; do
+        v=$(basename "$f" .txt); v=${v#v}
+        grep -q '^status ok' "$f" || continue
+        "$chk" compare --part "$part" --variant "$v" -- --seed 7 "$@" <"$d/v$v.bin" >"$d/out" ||
+            { echo "v$v warm-up: $(head -n 3 "$d/out")"; return 1; }
+        n=$((n + 1))
+        while read -r _ k key _; do
+            "$chk" compare --part "$part" --variant "$v" --key "$key" -- --seed 7 "$@" \
+                <"$d/v$v.r$k.bin" >"$d/out" || { echo "v$v rep $k: $(head -n 3 "$d/out")"; return 1; }
+            n=$((n + 1))
+        done < <(grep '^rep ' "$f")
+    done
+    echo "$n"
+}

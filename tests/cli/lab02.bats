@@ -107,24 +107,24 @@ all_exact() {
 @test "--isa sse works on every x86 CPU, for v5 and for all variants" {
     run "$REF" --isa sse --size 29x9 --threads 2 --reps 1 --results "$TMP/s.tsv"
     [ "$status" -eq 0 ]
-    grep -q '^02	5	wide-omp	.*pass	2	isa=sse threads=2$' "$TMP/s.tsv"
+    grep -q '^02	5	wide-omp	.*pass	2	isa=sse threads=2	-	host$' "$TMP/s.tsv"
 }
 
 @test "the TSV records each variant's threads and ISA; OMP_NUM_THREADS is the default" {
     "$REF" --size 17x13 --threads 3 --reps 2 --quiet --results "$TMP/t.tsv"
-    awk -F'\t' '!/^#/ && NF != 20 { exit 1 }' "$TMP/t.tsv"
-    grep -q '^02	0	scalar	.*pass	1	isa=scalar threads=1$' "$TMP/t.tsv"
-    grep -q '^02	1	omp-rows	.*pass	3	isa=scalar threads=3$' "$TMP/t.tsv"
-    grep -q '^02	2	omp-pixels	.*pass	3	isa=scalar threads=3$' "$TMP/t.tsv"
-    grep -q '^02	3	sse	.*pass	1	isa=sse threads=1$' "$TMP/t.tsv"
-    grep -q '^02	4	sse-omp	.*pass	3	isa=sse threads=3$' "$TMP/t.tsv"
-    grep -Eq '^02	5	wide-omp	.*pass	3	isa=(sse|avx2|avx512) threads=3$' "$TMP/t.tsv"
+    awk -F'\t' '!/^#/ && NF != 22 { exit 1 }' "$TMP/t.tsv"
+    grep -q '^02	0	scalar	.*pass	1	isa=scalar threads=1	-	host$' "$TMP/t.tsv"
+    grep -q '^02	1	omp-rows	.*pass	3	isa=scalar threads=3	-	host$' "$TMP/t.tsv"
+    grep -q '^02	2	omp-pixels	.*pass	3	isa=scalar threads=3	-	host$' "$TMP/t.tsv"
+    grep -q '^02	3	sse	.*pass	1	isa=sse threads=1	-	host$' "$TMP/t.tsv"
+    grep -q '^02	4	sse-omp	.*pass	3	isa=sse threads=3	-	host$' "$TMP/t.tsv"
+    grep -Eq '^02	5	wide-omp	.*pass	3	isa=(sse|avx2|avx512) threads=3	-	host$' "$TMP/t.tsv"
     # a single-thread variant alone: 1 thread in the row and in the provenance
     "$REF" --size 17x13 --variant 3 --threads 5 --reps 1 --quiet --results "$TMP/one.tsv"
     grep -q '^# threads: 1$' "$TMP/one.tsv"
-    grep -q '^02	3	sse	.*pass	1	isa=sse threads=1$' "$TMP/one.tsv"
+    grep -q '^02	3	sse	.*pass	1	isa=sse threads=1	-	host$' "$TMP/one.tsv"
     OMP_NUM_THREADS=2 "$REF" --size 17x13 --variant 1 --reps 1 --quiet --results "$TMP/env.tsv"
-    grep -q '^02	1	omp-rows	.*pass	2	isa=scalar threads=2$' "$TMP/env.tsv"
+    grep -q '^02	1	omp-rows	.*pass	2	isa=scalar threads=2	-	host$' "$TMP/env.tsv"
 }
 
 @test "the untouched skeleton reports not implemented: exit 4" {
@@ -152,7 +152,7 @@ all_exact() {
         run "$PL" --size 37x11 --variant 5 --isa $isa --threads 2 --reps 1 --diff-dir "$TMP"
         [ "$status" -eq 1 ] || { echo "$isa: exit $status"; false; }
         [[ "$output" == *"FAIL"* && "$output" == *"unwritten"* ]]
-        is_png "$TMP/lab02-v5-diff.png"
+        is_png "$TMP/lab02-v5-37x11-diff.png"
     done
 }
 
@@ -204,6 +204,7 @@ all_exact() {
 @test "the committed skeleton equals the one generated from the solution" {
     run make -s -C "$L02" skeleton-check
     [ "$status" -eq 0 ]
-    ! grep -q '_mm_load_ps(s' "$L02/conv.c"
+    run grep -q '_mm_load_ps(s' "$L02/conv.c"
+    [ "$status" -ne 0 ]
     grep -q '_mm_load_ps(s' "$KIT_ROOT/solutions/02_omp_sse/conv.c"
 }

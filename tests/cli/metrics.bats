@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
 # Command-line tests of grading/metrics, the profiler-metrics tool (legacy nvprof names <- ncu).
-# No GPU and no ncu needed: the parser is fed a real H100 capture from the shared fixtures (skipped
-# when absent) and small hand-made CSVs in tests/cli/fixtures/ncu/ that each carry one quirk of
-# real ncu output; `run` is driven by a fake ncu script that prints a fixture.
-# Run: bats tests/cli/metrics.bats   (AWK=mawk or AWK=gawk picks the awk under test)
+# No GPU and no ncu needed: the parser is fed a real H100 capture (transpose_h100_page_raw.csv:
+# NVIDIA's transposeNaive under ncu 2025.3.1, a live run with its ==PROF== lines, program output
+# and 295 columns) and small hand-made CSVs that each carry one quirk of real ncu output, all in
+# tests/cli/fixtures/ncu/; `run` is driven by a fake ncu script that prints a fixture.
+# The parts of the tool have their own unit tests (grading/tests/test_metrics_*.py).
+# Run: bats tests/cli/metrics.bats
 
 bats_require_minimum_version 1.5.0
 
@@ -11,8 +13,7 @@ setup() {
     ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
     METRICS="$ROOT/grading/metrics"
     FIX="$BATS_TEST_DIRNAME/fixtures/ncu"
-    SHARED="${KIT_SHARED:-$BATS_TEST_DIRNAME/../../../shared}"
-    TRANSPOSE="$SHARED/fixtures/ncu/transpose_h100_page_raw.csv"
+    TRANSPOSE="$FIX/transpose_h100_page_raw.csv"
     # a fake ncu: records its arguments, prints a fixture, exits with a chosen status
     mkdir -p "$BATS_TEST_TMPDIR/bin"
     FAKE="$BATS_TEST_TMPDIR/bin/ncu"
@@ -33,14 +34,9 @@ field() {
         $h["launch"] == l && $h["legacy"] == g { print $h[c] }'
 }
 
-need_transpose() {
-    [ -f "$TRANSPOSE" ] || skip "shared fixture $TRANSPOSE not present"
-}
-
 # --- the real capture ----------------------------------------------------------------------
 
 @test "transposeNaive on H100: gld_efficiency 100 and gst_efficiency 12.5" {
-    need_transpose
     run --separate-stderr "$METRICS" parse "$TRANSPOSE"
     [ "$status" -eq 0 ]
     [ "$(field 0 gld_efficiency kernel)" = "transposeNaive(float *, float *, int, int)" ]
@@ -54,18 +50,16 @@ need_transpose() {
     [ "$(printf '%s\n' "$output" | grep -c 'device__\|launch__')" -eq 0 ]
 }
 
-@test "transpose capture gives the same TSV under mawk and gawk" {
-    need_transpose
-    local n=0 a ref=""
-    for a in mawk gawk; do
-        command -v "$a" >/dev/null || continue
-        n=$((n + 1))
-        run env AWK="$a" "$METRICS" parse --all "$TRANSPOSE"
-        [ "$status" -eq 0 ]
-        [ "$(field 1 gst_efficiency value)" = "12.50" ]
-        if [ -z "$ref" ]; then ref=$output; else [ "$output" = "$ref" ]; fi
-    done
-    [ "$n" -gt 0 ] || skip "neither mawk nor gawk installed"
+@test "transpose capture with --all: every column of every launch once, mapped ones by legacy name" {
+    run --separate-stderr "$METRICS" parse --all "$TRANSPOSE"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    # 295 columns, 11 of them the launch's identity: 284 rows per launch, 3 launches, a header
+    [ "${#lines[@]}" -eq $((1 + 3 * 284)) ]
+    [ "$(field 1 gst_efficiency value)" = "12.50" ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' '$2 == "1" && $6 == "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"' | wc -l)" -eq 1 ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' '$2 == "2" && $6 == "profiler__replayer_passes" { print $5 "|" $7 "|" $8 }')" = "-|3|pass" ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' '$2 == "0" && $6 == "dram__bytes_read.avg.per_second" { print $7 }')" = "6159777967.55" ]
 }
 
 # --- quirks, one fixture each ----------------------------------------------------------------
@@ -332,7 +326,10 @@ need_transpose() {
     for d in /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute /usr/bin/ncu /bin/ncu; do
         [ ! -e "$d" ] || skip "$d exists on this machine"
     done
-    run env -u NCU PATH=/usr/bin:/bin "$METRICS" run -- ./lab03
+    # a PATH with python3 (the tool's interpreter) and the system folders, but no ncu
+    mkdir -p "$BATS_TEST_TMPDIR/py"
+    ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$BATS_TEST_TMPDIR/py/python3"
+    run env -u NCU PATH="$BATS_TEST_TMPDIR/py:/usr/bin:/bin" "$METRICS" run -- ./lab03
     [ "$status" -eq 5 ]
     [ "${#lines[@]}" -eq 1 ]
     [[ "$output" == *"not found"* && "$output" == *NCU=* ]]
@@ -359,7 +356,7 @@ need_transpose() {
     for n in gld_efficiency gst_efficiency shared_efficiency achieved_occupancy sm_efficiency \
         warp_execution_efficiency dram_read_throughput dram_write_throughput dram_utilization \
         gld_throughput gst_throughput gld_transactions gst_transactions gld_transactions_per_request \
-        l2_read_transactions l2_write_transactions shared_load_transactions shared_store_transactions \
+        l2_read_transactions l2_write_transactions l2_l1_read_throughput shared_load_transactions shared_store_transactions \
         shared_load_throughput shared_store_throughput shared_ld_bank_conflict shared_st_bank_conflict duration; do
         [ "$(awk -F'\t' -v n="$n" '$1 == n && $2 != "-" && $2 != "" && $3 != ""' "$tsv" | wc -l)" -eq 1 ]
     done
@@ -380,9 +377,10 @@ need_transpose() {
     [ "${#lines[@]}" -eq 9 ]
     run "$METRICS" list --set lab03
     [ "${#lines[@]}" -eq 11 ]
+    # the header and the 24 legacy names that have an ncu equivalent
     run "$METRICS" list --set all
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 24 ]
+    [ "${#lines[@]}" -eq 25 ]
     [[ "$output" != *inst_replay_overhead* ]]
     run "$METRICS" list --sets
     [ "$status" -eq 0 ]
@@ -390,7 +388,6 @@ need_transpose() {
 }
 
 @test "table: legacy names, percent with one decimal, short kernel names" {
-    need_transpose
     "$METRICS" parse --label naive "$TRANSPOSE" >"$BATS_TEST_TMPDIR/p.tsv"
     run "$METRICS" table "$BATS_TEST_TMPDIR/p.tsv"
     [ "$status" -eq 0 ]
@@ -411,7 +408,8 @@ need_transpose() {
 @test "plot: PNG and PDF from a labelled TSV" {
     command -v gnuplot >/dev/null || skip "gnuplot not installed"
     "$METRICS" parse --label global "$FIX/live_mixed.csv" >"$BATS_TEST_TMPDIR/prof.tsv"
-    "$METRICS" parse --label matvec "$FIX/missing_cols.csv" | tail -n +2 >>"$BATS_TEST_TMPDIR/prof.tsv"
+    "$METRICS" parse --label matvec "$FIX/missing_cols.csv" >"$BATS_TEST_TMPDIR/more.tsv"
+    tail -n +2 "$BATS_TEST_TMPDIR/more.tsv" >>"$BATS_TEST_TMPDIR/prof.tsv"
     run "$METRICS" plot "$BATS_TEST_TMPDIR/prof.tsv" "$BATS_TEST_TMPDIR/out"
     [ "$status" -eq 0 ]
     [ "$(head -c 4 "$BATS_TEST_TMPDIR/out.png" | od -An -c | tr -d ' ')" = '211PNG' ]
@@ -445,4 +443,69 @@ need_transpose() {
     [ "$(field 0 duration value)" = "74940" ]
     [ "$(field 0 duration unit)" = "ns" ]
     [ "$(field 0 gld_transactions value)" = "2048500" ]
+}
+
+# --- the metrics the new labs read (lab 04, lab 07) ------------------------------------------
+
+@test "l2_l1_read_throughput: ncu's sectors per second come out as bytes per second" {
+    run --separate-stderr "$METRICS" parse --set lab07 "$FIX/lab07_transpose.csv"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$(field 0 l2_l1_read_throughput value)" = "601234567880" ]     # 18,788,580,246.25 x 32
+    [ "$(field 0 l2_l1_read_throughput unit)" = "byte/s" ]
+    [ "$(field 1 l2_l1_read_throughput value)" = "1402000000000" ]    # 43,812,500,000 x 32
+    [ "$(field 0 l2_l1_read_throughput metric)" = "lts__t_sectors_srcunit_tex_op_read.sum.per_second" ]
+    # without --print-units base: Gsector/second
+    run --separate-stderr "$METRICS" parse "$FIX/scaled_units.csv"
+    [ "$(field 0 l2_l1_read_throughput value)" = "246400000000" ]     # 7.7 x 32 x 1e9
+}
+
+@test "lab04 and lab07 sets: their members, in the order the labs show them" {
+    run "$METRICS" list --sets
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"lab04    shared_ld_bank_conflict shared_st_bank_conflict shared_efficiency shared_load_transactions gld_efficiency achieved_occupancy"* ]]
+    [[ "$output" == *"lab07    gld_efficiency gst_efficiency shared_ld_bank_conflict shared_st_bank_conflict dram_read_throughput dram_write_throughput l2_l1_read_throughput"* ]]
+    run "$METRICS" list --set lab04
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 7 ]
+}
+
+@test "run --set lab07: ncu is asked for exactly the seven metrics, every one comes back" {
+    FAKE_NCU_OUT="$FIX/lab07_transpose.csv" NCU="$FAKE" run --separate-stderr "$METRICS" run --set lab07 --label v2 -- ./lab07 --part transpose
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,lts__t_sectors_srcunit_tex_op_read.sum.per_second" ]
+    # 2 launches x 7 metrics, and the header
+    [ "${#lines[@]}" -eq 15 ]
+    [ "$(printf '%s\n' "$output" | awk -F'\t' 'NR > 1 && $6 == "shared_st_bank_conflict" { print $3 "=" $8 }' | tr '\n' ' ')" = "0=0 1=7340032 " ]
+}
+
+@test "pivot: the byte rates, l2_l1_read_throughput included, go to the GB/s panel" {
+    "$METRICS" parse --label v1 --set lab07 "$FIX/lab07_transpose.csv" >"$BATS_TEST_TMPDIR/p.tsv"
+    mkdir "$BATS_TEST_TMPDIR/piv"
+    run "$METRICS" pivot "$BATS_TEST_TMPDIR/p.tsv" "$BATS_TEST_TMPDIR/piv"
+    [ "$status" -eq 0 ]
+    # one label with two kernels: one series per kernel; means in GB/s
+    [ "$(head -n 1 "$BATS_TEST_TMPDIR/piv/thr.dat")" = "$(printf 'metric\tv1: transpose_naive\tv1: transpose_smem')" ]
+    [ "$(grep '^l2_l1_read_throughput' "$BATS_TEST_TMPDIR/piv/thr.dat")" = "$(printf 'l2_l1_read_throughput\t601.235\t1402')" ]
+    grep -qx 'panels = "pct cnt thr"' "$BATS_TEST_TMPDIR/piv/meta.gp"
+}
+
+@test "plot: file names with a single quote and a space work" {
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    local d="$BATS_TEST_TMPDIR/it's here"
+    mkdir -p "$d"
+    "$METRICS" parse --label "v1 'naive'" "$FIX/lab07_transpose.csv" >"$d/prof.tsv"
+    run "$METRICS" plot "$d/prof.tsv" "$d/o'ut"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "$d/o'ut.png" ]
+    [ "$(head -c 4 "$d/o'ut.png" | od -An -c | tr -d ' ')" = '211PNG' ]
+    [ "$(head -c 5 "$d/o'ut.pdf")" = "%PDF-" ]
+}
+
+@test "stdout closed early (| head): no Python traceback" {
+    run bash -c '"$1" parse --all "$2" | head -n 1' _ "$METRICS" "$TRANSPOSE"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "${lines[0]}" == kernel* ]]
 }

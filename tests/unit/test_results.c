@@ -100,17 +100,19 @@ static void gpu_two_lines(FILE *fp)
 
 /* ------------------------------------------------------ the header itself */
 
-static void test_header_has_20_columns_in_order(void **state)
+static void test_header_has_22_columns_in_order(void **state)
 {
     (void)state;
     char h[] = KIT_TSV_HEADER;
     char *f[32];
-    assert_int_equal(split_tabs(h, f, 32), 20);
-    static const char *want[20] = {
+    assert_int_equal(split_tabs(h, f, 32), 22);
+    /* the first 20 as they always were (plot scripts read them by number), then the new ones */
+    static const char *want[22] = {
         "lab", "variant", "name", "width", "height", "param", "reps", "kernel_ms",
         "kernel_ms_std", "kernel_ms_median", "total_ms", "total_ms_std", "total_ms_median",
-        "gbps", "max_abs_err", "max_rel_err", "mismatches", "status", "threads", "config"};
-    for (int i = 0; i < 20; i++)
+        "gbps", "max_abs_err", "max_rel_err", "mismatches", "status", "threads", "config",
+        "part", "span"};
+    for (int i = 0; i < 22; i++)
         assert_string_equal(f[i], want[i]);
 }
 
@@ -122,7 +124,7 @@ static void test_write_row_exact(void **state)
     kit_row r = sample_row();
     char *text = row_to_string(&r);
     assert_string_equal(text, "05\t3\tshared-tiled\t1024\t768\tgauss r=2\t12\t1.5\t0.25\t1.25\t3\t"
-                              "0.125\t2.75\t123.457\t0\t1e-07\t0\tpass\t8\tblock=16x16 pinned=1\n");
+                              "0.125\t2.75\t123.457\t0\t1e-07\t0\tpass\t8\tblock=16x16 pinned=1\t-\t-\n");
     free(text);
 }
 
@@ -146,12 +148,12 @@ static void test_write_row_nan_and_empty(void **state)
     r.threads = 1;
     char *text = row_to_string(&r);
     assert_string_equal(text, "01\t0\tnaive\t1\t1\t-\t1\tnan\tnan\tnan\tnan\tnan\tnan\tnan\tinf\t"
-                              "nan\t-1\tnot-implemented\t1\t-\n");
-    /* 20 fields, one newline, at the end */
+                              "nan\t-1\tnot-implemented\t1\t-\t-\t-\n");
+    /* 22 fields, one newline, at the end */
     assert_int_equal(strchr(text, '\n') - text + 1, (long)strlen(text));
     text[strlen(text) - 1] = 0;
     char *f[32];
-    assert_int_equal(split_tabs(text, f, 32), 20);
+    assert_int_equal(split_tabs(text, f, 32), 22);
     free(text);
 }
 
@@ -166,9 +168,9 @@ static void test_write_row_columns_match_header(void **state)
     text[strcspn(text, "\n")] = 0;
     char h[] = KIT_TSV_HEADER;
     char *hf[32], *f[32];
-    assert_int_equal(split_tabs(h, hf, 32), 20);
-    assert_int_equal(split_tabs(text, f, 32), 20);
-    for (int i = 0; i < 20; i++) {
+    assert_int_equal(split_tabs(h, hf, 32), 22);
+    assert_int_equal(split_tabs(text, f, 32), 22);
+    for (int i = 0; i < 22; i++) {
         if (!strcmp(hf[i], "mismatches"))
             assert_string_equal(f[i], "77");
         if (!strcmp(hf[i], "gbps"))
@@ -453,7 +455,7 @@ static void test_check_header(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_header_has_20_columns_in_order),
+        cmocka_unit_test(test_header_has_22_columns_in_order),
         cmocka_unit_test(test_write_row_exact),
         cmocka_unit_test(test_write_row_nan_and_empty),
         cmocka_unit_test(test_write_row_columns_match_header),

@@ -1,0 +1,19 @@
+#!/usr/bin/env bats
+# One description per lab, on the GPU: each GPU lab's reference binary in the
+# grader's mode (--dump) passes the checker on every output it wrote (the
+# warm-up and every timed repetition, each with its own key). Skipped without
+# a device.
+load ../cli/helpers
+
+setup_file() {
+    make -s -C "$KIT_ROOT/grading" >/dev/null
+}
+
+@test "lab 06: the harness's outputs pass the checker" {
+    local b="$KIT_ROOT/labs/06_matvec/lab06-ref" rc=0
+    "$b" --rows 1 --cols 1 --reps 1 --quiet >/dev/null 2>&1 || rc=$?
+    [ "$rc" -ne 77 ] || skip "no CUDA device"
+    run agree "$b" "$KIT_ROOT/grading/build/check-06" --rows 333 --cols 1029
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 15 ] # five variants, warm-up + 2 repetitions each
+}
