@@ -305,6 +305,7 @@ void kit_trace_stop(void)
 #define TRACE_BUF_BYTES (4u << 20)
 
 static pthread_mutex_t tr_lock = PTHREAD_MUTEX_INITIALIZER;
+static int tr_registered;    /* clock and buffers handed to CUPTI (once a process) */
 static int tr_on;            /* records enabled */
 static FILE *tr_out;         /* injection: the file the lines go to */
 static int tr_format1;       /* injection: KIT_CUPTI_FORMAT=1 */
@@ -433,9 +434,13 @@ static void CUPTIAPI tr_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t
 /* Register the clock and the buffers, enable kernels and copies. */
 static int tr_enable(char *err, size_t errlen)
 {
-    /* before any kind is enabled, so that every record uses this clock */
-    (void)cuptiActivityRegisterTimestampCallback(tr_clock);
-    CUptiResult e = cuptiActivityRegisterCallbacks(tr_buffer_requested, tr_buffer_completed);
+    CUptiResult e = CUPTI_SUCCESS;
+    if (!tr_registered) {
+        /* before any kind is enabled, so that every record uses this clock */
+        (void)cuptiActivityRegisterTimestampCallback(tr_clock);
+        e = cuptiActivityRegisterCallbacks(tr_buffer_requested, tr_buffer_completed);
+        tr_registered = e == CUPTI_SUCCESS;
+    }
     if (e == CUPTI_SUCCESS)
         e = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (e == CUPTI_SUCCESS)

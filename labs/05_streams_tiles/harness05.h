@@ -62,15 +62,16 @@ int lab_trace_on(const lab_trace *t);
  * returns (begin 0); v is the variant. */
 void lab_trace_launch(lab_trace *t, int v, int begin);
 /* The records of the run before (outside any timed span: before every run
- * and at the end), kept as that variant's: those that start after its
- * launch began (the harness does no GPU work of its own between the end of
- * one run and the prepare step of the next). */
+ * and at the end), kept as that variant's: all that came since the last
+ * collection (the harness records nothing of its own between the end of one
+ * run and the prepare step of the next; its L2 flush is a memset). */
 void lab_trace_collect(lab_trace *t);
 /* Variant v is done: print its engines' busy times (medians over its timed
  * runs) unless quiet, and with --timeline DIR write its last run's records
  * to DIR/PART-vV.tsv and a row to DIR/engines.tsv; label (a word on how it
- * ran: "pinned", "budget 256 MiB"...), peak_mib and decode_ms (or negative)
- * go into that row. Forgets the variant's runs. */
+ * ran: "pinned", "budget 256 MiB"...; NULL: print and write nothing, as for
+ * a variant with no good run), peak_mib and decode_ms (or negative) go into
+ * that row. Forgets the variant's runs. */
 void lab_trace_done(lab_trace *t, const kit_ctx *ctx, int v, const char *label, double peak_mib,
                     double decode_ms);
 void lab_trace_close(lab_trace *t);

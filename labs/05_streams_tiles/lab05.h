@@ -13,6 +13,10 @@
 extern "C" {
 #endif
 
+/* Page-aligned memory, whole pages (so that the harness can page-lock it
+ * with cudaHostRegister); free() releases it. NULL when there is none. */
+void *alloc_pages(size_t bytes);
+
 /* ---- part strip: the case's data (spec.c) */
 typedef struct {
     int w, h;

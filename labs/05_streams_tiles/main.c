@@ -107,9 +107,8 @@ static int host_lock_only(lab05 *L, void *a, size_t na, void *b, size_t nb)
 static void *host_alloc(kit_ctx *ctx, size_t bytes)
 {
     KIT_UNUSED(ctx);
-    void *p = NULL;
-    size_t page = 4096, n = (bytes + page - 1) / page * page;
-    if (posix_memalign(&p, page, n ? n : page))
+    void *p = alloc_pages(bytes);
+    if (!p)
         kit_die(KIT_EXIT_RUNTIME, "cannot allocate %.1f MiB of host memory", bytes / 1048576.0);
     return p;
 }
@@ -304,7 +303,7 @@ static void variant_done(kit_ctx *ctx, int v)
                  mib(L->budget));
     else
         snprintf(label, sizeof label, "%s", L->bj.pinned ? "pinned" : "pageable");
-    lab_trace_done(L->trace, ctx, v, label, mib(L->peak),
+    lab_trace_done(L->trace, ctx, v, L->runs_ok > 0 ? label : NULL, mib(L->peak),
                    v == 5 && !is_strip(ctx) ? L->decode_ms : -1.0);
     if (quiet || L->runs_ok == 0)
         return;

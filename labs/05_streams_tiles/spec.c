@@ -137,8 +137,7 @@ static int host_room(double need, const char *what, char *err, size_t errlen)
     return 0;
 }
 
-/* Page-aligned memory (so that the harness can page-lock it), or NULL. */
-static void *alloc_pages(size_t bytes)
+void *alloc_pages(size_t bytes)
 {
     void *p = NULL;
     size_t page = 4096, n = (bytes + page - 1) / page * page;

@@ -165,7 +165,6 @@ int strip_v2(const strip_job *j)
     return KIT_OK;
 }
 
-
 int strip_v3(const strip_job *j)
 {
     int r = check_job(j);
@@ -196,6 +195,6 @@ int strip_v5(const strip_job *j)
         return r;
     // TODO: v4 with job->streams streams and buffer sets (strip k on stream
     // k % streams). The harness sized job->rows so that this many sets fit
-    // the budget.
+    // the budget (and job->streams is never more than the strips).
     return KIT_NOT_IMPLEMENTED;
 }

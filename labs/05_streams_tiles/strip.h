@@ -57,7 +57,7 @@ typedef struct {
     double *h_out;      /* the result, W x H */
     int width, height, radius;
     int rows;           /* output rows per strip (>= 1) */
-    int streams;        /* v5: streams and buffer sets (2..STRIP_MAX_STREAMS) */
+    int streams;        /* v5: streams and buffer sets (--streams, at most the strips) */
     int pinned;         /* h_in and h_out are page-locked */
     size_t budget;      /* device bytes the variant may hold at once */
 } strip_job;

@@ -76,22 +76,28 @@ void lab_trace_collect(lab_trace *t)
         t->v = t->pending_v;
         t->nruns = 0;
     }
-    /* the run's own records: those that start after its launch began (the
-     * next run's L2 flush comes after this collection) */
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (r[i].start >= t->t0)
-            r[m++] = r[i];
+    /* Every record collected now is the run's: the collection before it came
+     * after the previous run, and between the two the harness records
+     * nothing (its L2 flush is a memset, its marks are events). None is
+     * dropped for starting a little before t0, which the conversion of GPU
+     * time to host time could make happen; the span counts from t0. */
     if (t->nruns == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 16;
         t->runs = realloc(t->runs, (size_t)t->cap * sizeof *t->runs);
         if (!t->runs)
             kit_die(KIT_EXIT_RUNTIME, "out of memory");
     }
-    kit_trace_busy_of(r, m, t->t0, 0, &t->runs[t->nruns++]);
+    kit_trace_busy *b = &t->runs[t->nruns++];
+    kit_trace_busy_of(r, n, 0, 0, b);
+    unsigned long long last = t->t0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].end > last)
+            last = r[i].end;
+    b->span_ms = (double)(last - t->t0) / 1e6;
+    b->overlap = b->busiest_ms > 0 ? b->span_ms / b->busiest_ms : 0.0;
     free(t->last);
     t->last = r;
-    t->nlast = m;
+    t->nlast = n;
 }
 
 /* The median of one field over the kept runs. */
@@ -152,8 +158,11 @@ static void write_engines_row(const lab_trace *t, const kit_ctx *ctx, int v, con
 void lab_trace_done(lab_trace *t, const kit_ctx *ctx, int v, const char *label, double peak_mib,
                     double decode_ms)
 {
-    if (!t->on || t->v != v || t->nruns == 0)
+    if (!t->on || t->v != v || t->nruns == 0 || !label) {
+        t->nruns = 0;
+        t->v = -1;
         return;
+    }
     if (t->nruns > 1) { /* the warm-up (lazy loading, first touches) is not one of the timed runs */
         memmove(t->runs, t->runs + 1, (size_t)(t->nruns - 1) * sizeof *t->runs);
         t->nruns--;

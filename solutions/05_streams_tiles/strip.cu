@@ -164,8 +164,8 @@ int strip_v2(const strip_job *j)
     CUDA_CHECK(cudaFree(d_tmp));
     return KIT_OK;
 }
-
 /* >>> SOLUTION */
+
 /* Strips on nsets streams, each with its own buffer set: strip k goes to
  * stream k % nsets. Within a stream the copies and kernels run in order, so
  * strip k+nsets reuses the buffers only after strip k's copy out; across
@@ -252,7 +252,7 @@ int strip_v5(const strip_job *j)
     /* >>> STUDENT
     // TODO: v4 with job->streams streams and buffer sets (strip k on stream
     // k % streams). The harness sized job->rows so that this many sets fit
-    // the budget.
+    // the budget (and job->streams is never more than the strips).
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }

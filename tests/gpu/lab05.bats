@@ -252,6 +252,17 @@ bytes() { awk -F'\t' -v k="$2" '$1 == "C" && $6 == k { n += $5 } END { printf "%
     grep -q '^# end kernels=' "$BATS_TEST_TMPDIR/fd.tsv"
 }
 
+@test "the harness's outputs pass the grader's checker, both parts, every repetition" {
+    make -s -C "$KIT_ROOT/grading" build/check-05 >/dev/null
+    local chk="$KIT_ROOT/grading/build/check-05"
+    run agree "$REF" "$chk" --part strip --size 67x45 --radius 5 --tile 335 --gpu-mem 1
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 15 ] # five variants, warm-up + 2 repetitions each
+    run agree "$REF" "$chk" --part batch --size 23x17 --count 7 --group 3 --loaders 2
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 15 ]
+}
+
 @test "make check passes with the solution" {
     run make -s -C "$L05" check REF=1
     [ "$status" -eq 0 ] || { echo "$output"; false; }
