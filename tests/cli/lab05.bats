@@ -121,6 +121,14 @@ setup_file() {
     done
 }
 
+@test "the strip geometry, run on the CPU, gives the reference; ref.c equals the kit's passes" {
+    # one-row strips, strips shorter than the radius, a last strip cut short,
+    # pictures smaller than the filter: 280 cases (stripcheck.c)
+    run make -s -C "$L05" stripcheck
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" = "280 cases" ]
+}
+
 @test "without a CUDA device both lab 05 binaries exit 77 with one line, for both parts" {
     if has_gpu; then skip "this machine has a GPU"; fi
     for b in lab05 lab05-ref; do
@@ -192,6 +200,14 @@ setup_file() {
         gnuplot -e "in='$BATS_TEST_TMPDIR/r.dat'; out='$BATS_TEST_TMPDIR/r'; name='test'" "$L05/timeline.gp"
         is_png "$BATS_TEST_TMPDIR/r.png"
         [ -s "$BATS_TEST_TMPDIR/r.pdf" ]
+        # make timeline-plot draws every record file of a folder
+        mkdir -p "$BATS_TEST_TMPDIR/o/timeline"
+        cp "$f" "$BATS_TEST_TMPDIR/o/timeline/strip-v4.tsv"
+        cp "$f" "$BATS_TEST_TMPDIR/o/timeline/batch-v4-pageable.tsv"
+        run make -s -C "$L05" timeline-plot OUT="$BATS_TEST_TMPDIR/o"
+        [ "$status" -eq 0 ]
+        is_png "$BATS_TEST_TMPDIR/o/timeline/strip-v4.png"
+        is_png "$BATS_TEST_TMPDIR/o/timeline/batch-v4-pageable.png"
     fi
 }
 
