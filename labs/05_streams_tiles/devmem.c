@@ -52,11 +52,15 @@ static char dm_who[64];
 
 static void mib_line(size_t want)
 {
+    char what[64];
+    if (want < 1048576)
+        snprintf(what, sizeof what, "%zu bytes", want);
+    else
+        snprintf(what, sizeof what, "%.1f MiB", want / 1048576.0);
     fprintf(stderr,
-            "%s: %s asked for %.1f MiB of device memory while holding %.1f MiB: past the "
-            "--gpu-mem budget of %.1f MiB\n",
-            kit_prog, dm_who, want / 1048576.0, (dm_held - dm_base) / 1048576.0,
-            dm_budget / 1048576.0);
+            "%s: %s asked for %s of device memory while holding %.1f MiB: past the --gpu-mem "
+            "budget of %.1f MiB\n",
+            kit_prog, dm_who, what, (dm_held - dm_base) / 1048576.0, dm_budget / 1048576.0);
 }
 
 /* Reserve n bytes before the real call: 0 refused. */

@@ -129,6 +129,13 @@ setup_file() {
     [ "$output" = "280 cases" ]
 }
 
+@test "the device memory account: budget, refusal, peak, leaks (fake CUDA calls)" {
+    run make -s -C "$L05" devmemcheck
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == *"strip v9 asked for 1 bytes of device memory while holding 10.0 MiB: past the --gpu-mem budget of 10.0 MiB"* ]]
+    [ "${lines[-1]}" = ok ]
+}
+
 @test "without a CUDA device both lab 05 binaries exit 77 with one line, for both parts" {
     if has_gpu; then skip "this machine has a GPU"; fi
     for b in lab05 lab05-ref; do
