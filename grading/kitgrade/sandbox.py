@@ -21,6 +21,7 @@ What a machine cannot enforce is said in Sandbox.notes and Sandbox.enforcement.
 """
 from __future__ import annotations
 
+import atexit
 import ctypes
 import ctypes.util
 import errno
@@ -276,39 +277,52 @@ class _CgroupHost:
         self.version = 2
         self._purge_stale(base)
         want = ctls & {"memory", "pids", "cpuset"}
-        enabled = set(_read_or(os.path.join(base, "cgroup.subtree_control")).split())
-        if want - enabled:
-            line = " ".join("+" + c for c in sorted(want - enabled))
+        moved = False
+        for c in sorted(want - set(_read_or(os.path.join(base, "cgroup.subtree_control")).split())):
             try:
-                _write(os.path.join(base, "cgroup.subtree_control"), line)
+                try:
+                    _write(os.path.join(base, "cgroup.subtree_control"), "+" + c)
+                except OSError as e:
+                    if e.errno != errno.EBUSY or moved:
+                        raise
+                    self._make_room(base)
+                    moved = True
+                    _write(os.path.join(base, "cgroup.subtree_control"), "+" + c)
             except OSError as e:
-                if e.errno != errno.EBUSY:
-                    raise
-                # cgroup v2 hands controllers down only from a cgroup without processes of its
-                # own: move the processes of ours into a leaf beside our runs' cgroups
-                leaf = os.path.join(base, "kitgrade-leaf")
-                os.makedirs(leaf, exist_ok=True)
-                moved = 0
-                for pid in _read_or(os.path.join(base, "cgroup.procs")).split():
-                    try:
-                        _write(os.path.join(leaf, "cgroup.procs"), pid)
-                        moved += 1
-                    except OSError:
-                        pass
-                _write(os.path.join(base, "cgroup.subtree_control"), line)
-                self.notes.append(f"cgroup v2: moved {moved} processes of {base} into {leaf} so "
-                                  f"that it can hand its controllers to the runs' cgroups")
+                want.discard(c)
+                if c != "cpuset":
+                    self.notes.append(f"cgroup v2: cannot hand the {c} controller to the runs "
+                                      f"({e.strerror})")
         mine = os.path.join(base, self.name)
         os.makedirs(mine, exist_ok=True)
         self.parents[""] = mine
-        have = set(_read_or(os.path.join(mine, "cgroup.controllers")).split()) & want
-        if have:
-            _write(os.path.join(mine, "cgroup.subtree_control"), " ".join("+" + c for c in sorted(have)))
-        self.has = have | {"cpu"}
+        have = set()
+        for c in sorted(set(_read_or(os.path.join(mine, "cgroup.controllers")).split()) & want):
+            try:
+                _write(os.path.join(mine, "cgroup.subtree_control"), "+" + c)
+                have.add(c)
+            except OSError:
+                pass
+        self.has = have | {"cpu"}  # cpu.stat is there with or without the cpu controller
         if os.path.exists(os.path.join(mine, "cgroup.kill")):
             self.has.add("kill")
         if os.path.exists(os.path.join(mine, "cgroup.freeze")):
             self.has.add("freeze")
+
+    def _make_room(self, base: str) -> None:
+        """cgroup v2 hands controllers down only from a cgroup with no processes of its own:
+        move those of ours (this grader, and what started it) into a leaf beside the runs'."""
+        leaf = os.path.join(base, "kitgrade-leaf")
+        os.makedirs(leaf, exist_ok=True)
+        moved = 0
+        for pid in _read_or(os.path.join(base, "cgroup.procs")).split():
+            try:
+                _write(os.path.join(leaf, "cgroup.procs"), pid)
+                moved += 1
+            except OSError:
+                pass
+        self.notes.append(f"cgroup v2: moved {moved} processes of {base} into {leaf}, so that it "
+                          f"can hand its controllers to the runs' cgroups")
 
     def new_run(self) -> "_RunCgroup":
         return _RunCgroup(self, f"run-{next(self._seq)}")
@@ -753,6 +767,14 @@ class Sandbox:
         self.notes.extend(self._cg.notes)
         self._gpu_setup()
         self._decide_enforcement()
+        # a grader that ends on an exception still unmounts and frees its boxes (not a forked
+        # copy of it, which shares them)
+        self._owner_pid = os.getpid()
+        atexit.register(self._at_exit)
+
+    def _at_exit(self) -> None:
+        if os.getpid() == self._owner_pid:
+            self.close()
 
     # ---- what the machine offers
     def _check_workroot(self) -> None:
@@ -963,6 +985,8 @@ class Sandbox:
         for b in boxes:
             b.close()
         self._cg.close()
+        if hasattr(self, "_owner_pid"):
+            atexit.unregister(self._at_exit)
 
     def __enter__(self) -> "Sandbox":
         return self
@@ -1152,6 +1176,10 @@ class Box:
     def run(self, argv: Sequence[str], *, cwd: Path, env: Dict[str, str], limits: Limits,
             stdout: Path, stderr: Path, pass_fds: Sequence[int] = (),
             cpus: Optional[List[int]] = None) -> Result:
+        """Run argv in the box: working folder cwd (as seen inside), exactly the environment
+        env, stdin /dev/null, stdout and stderr appended to the grader's files (the same path
+        twice: one file), the descriptors pass_fds inherited, pinned to cpus when given. Every
+        process of the run is gone when it returns."""
         if self.closed:
             raise SandboxError(f"box '{self.name}' is closed")
         with self._run_lock:
@@ -1295,7 +1323,8 @@ class _Run:
         status_r, status_w = os.pipe()
         conf = {"cg": self.cg.procs_files(bool(self.cpus)) if self.cg else [], "rl": rl,
                 "cpus": self.cpus, "argv": full, "status": status_w}
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+        # appended to (a grader may log several commands into one file); never through a link
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
         out = err = -1
         try:
             out = os.open(self.stdout, flags, 0o644)
