@@ -28,6 +28,13 @@ from kitgrade.uidpool import UidPool  # noqa: E402
 
 ROOT = os.geteuid() == 0
 UID_BASE = 62100  # away from a real grading's ids
+# one lock folder for every run of these tests on the machine, so that two at once (or a test
+# and the grader's own tests) never hand out the same id
+UID_LOCKS = Path(tempfile.gettempdir()) / "kitgrade-test-uids"
+
+
+def box_users():
+    return UidPool(UID_LOCKS, base=UID_BASE) if ROOT else None
 # a Python every box can run (the one running the tests may live in a home folder)
 PY = shutil.which("python3", path="/usr/bin:/bin")
 # set when NormalUserTest runs this file again as nobody
@@ -41,7 +48,7 @@ def has_bwrap():
         with tempfile.TemporaryDirectory() as t:
             os.chmod(t, 0o755)
             Sandbox("bwrap", ro_paths=[], gpu=False, as_root=ROOT, workroot=Path(t) / "w",
-                    uid_pool=UidPool(Path(t) / "l", base=UID_BASE)).close()
+                    uid_pool=box_users()).close()
     except SandboxError as e:
         return str(e)
     return ""
@@ -71,7 +78,7 @@ class Base(unittest.TestCase):
         (self.subs / "bob" / "conv.c").write_text("bob's work\n")
         self.sb = Sandbox(self.mode, ro_paths=[self.out / "pristine"], gpu=False, as_root=ROOT,
                           workroot=self.tmp / "work", cgroup=self.cgroup,
-                          uid_pool=UidPool(self.tmp / "locks", base=UID_BASE) if ROOT else None)
+                          uid_pool=box_users())
         self.addCleanup(self.sb.close)
         self.box = self.sb.box("alice", self.disk_mb)
         self.n = 0
@@ -299,7 +306,7 @@ class FileTest(Base):
         os.chmod(bad, 0o777)
         with self.assertRaises(SandboxError):
             Sandbox("none", ro_paths=[], gpu=False, as_root=ROOT, workroot=bad / "w",
-                    uid_pool=UidPool(self.tmp / "locks", base=UID_BASE) if ROOT else None)
+                    uid_pool=box_users())
 
 
 # ------------------------------------------------------------------------------ runs in a box
@@ -606,7 +613,7 @@ class GpuMemoryTest(Base):
         super().setUp()
         self.sb.close()
         self.sb = Sandbox(self.mode, ro_paths=[], gpu=True, as_root=ROOT, workroot=self.tmp / "work2",
-                          uid_pool=UidPool(self.tmp / "locks", base=UID_BASE) if ROOT else None)
+                          uid_pool=box_users())
         self.addCleanup(self.sb.close)
         self.box = self.sb.box("gpu", 16)
         smi = self.tmp / "nvidia-smi"
@@ -664,7 +671,7 @@ class TwoGradingsTest(unittest.TestCase):
         procs, seen = [], []
         for k in range(2):
             p = subprocess.Popen([sys.executable, "-c", code, str(GRADING), str(tmp / f"work{k}"),
-                                  str(tmp / "locks"), str(UID_BASE)], stdin=subprocess.PIPE,
+                                  str(UID_LOCKS), str(UID_BASE)], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, text=True)
             procs.append(p)
             seen.append({int(x) for x in p.stdout.readline().split()})
