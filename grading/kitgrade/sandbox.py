@@ -68,6 +68,8 @@ class Limits:
 
 @dataclass
 class Result:
+    """How a run ended. When several limits were passed, a memory or process limit the kernel
+    enforced wins over timeout and cpu-limit (often its consequence); otherwise the first seen."""
     rc: Optional[int]                 # exit status (None when killed by a signal)
     signal: Optional[int]
     wall_ms: float
@@ -75,7 +77,8 @@ class Result:
     mem_peak_mb: Optional[float]
     gpu_mem_peak_mb: Optional[float]
     breach: Optional[str]             # None or one of BREACHES
-    extra_processes: int              # processes the run started besides its main one
+    extra_processes: int              # processes the run started besides its main one (seen
+                                      # every few ms: a very short one can be missed)
     detail: str = ""                  # a plain sentence on the breach, or why it did not start
     started: bool = True              # False: the command never ran (detail says why)
 
@@ -714,7 +717,11 @@ def _under(path: str, dirs: Sequence[str]) -> bool:
 
 
 class Sandbox:
-    """One per grading: finds what this machine offers, and makes boxes."""
+    """One per grading (and per workroot): finds what this machine offers, and makes boxes.
+    kind: 'bwrap' or 'none'; notes: what is not enforced here and why; enforcement: for each
+    Limits field, 'kernel' (a hard limit), 'measured' (watched from outside, the run stopped
+    when past it) or 'none'. uid_pool: the ids of the boxes when root (default: UidPool(), ids
+    61000-61999 locked in /run/kitgrade/uids); cgroup: 'auto', 'v1', 'v2' or 'none'."""
 
     def __init__(self, mode: str, *, ro_paths: Sequence[Path], gpu: bool, as_root: bool,
                  workroot: Path, uid_pool: Optional[uidpool.UidPool] = None, cgroup: str = "auto"):
