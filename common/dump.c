@@ -94,14 +94,11 @@ static int parse_key(const char *line, unsigned long long *key)
     return *key ? 0 : -1;
 }
 
-int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key)
+/* One line to the grader; 0, or -1 after one line when the channel is closed. */
+static int ctl_say(const kit_ctx *ctx, const char *what, int v, int k)
 {
-    if (ctx->opt.ctl_in < 0) {
-        *key = kit_rep_key(ctx->opt.seed, ctx->part->name, v, k);
-        return 0;
-    }
     char line[128];
-    int n = snprintf(line, sizeof line, "rep %d %d\n", v, k);
+    int n = snprintf(line, sizeof line, "%s %d %d\n", what, v, k);
     /* a grader that went away is an error with a reason, not death by SIGPIPE */
     struct sigaction ign, old;
     memset(&ign, 0, sizeof ign);
@@ -118,6 +115,23 @@ int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key)
         kit_error("the grader's key channel is closed (%s)", strerror(w < 0 ? e : EIO));
         return -1;
     }
+    return 0;
+}
+
+int kit_ctl_note(const kit_ctx *ctx, const char *what, int v, int k)
+{
+    return ctx->opt.ctl_in < 0 ? 0 : ctl_say(ctx, what, v, k);
+}
+
+int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key)
+{
+    if (ctx->opt.ctl_in < 0) {
+        *key = kit_rep_key(ctx->opt.seed, ctx->part->name, v, k);
+        return 0;
+    }
+    char line[128];
+    if (ctl_say(ctx, "rep", v, k))
+        return -1;
     if (read_line(ctx->opt.ctl_in, line, sizeof line) || parse_key(line, key)) {
         kit_error("the grader's key channel gave no key for repetition %d of variant %d", k, v);
         return -1;
@@ -141,7 +155,7 @@ static int severity(int rc)
 }
 
 int kit_main_cases(int argc, char **argv, int at, int taken, const char *file,
-                   int (*once)(void *, int, char **), void *arg)
+                   int (*once)(void *, int, char **), int (*broken)(void *), void *arg)
 {
     FILE *fp = fopen(file, "r");
     if (!fp) {
@@ -180,6 +194,12 @@ int kit_main_cases(int argc, char **argv, int at, int taken, const char *file,
         }
         if (severity(rc) > severity(worst))
             worst = severity(rc) == 4 ? KIT_EXIT_RUNTIME : rc;
+        if (broken && broken(arg)) {
+            kit_error("--cases: the GPU is in an error state after this case; the cases after it "
+                      "are not run");
+            worst = KIT_EXIT_RUNTIME;
+            goto out;
+        }
         errno = 0;
     }
     if (ferror(fp)) {

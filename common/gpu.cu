@@ -236,6 +236,8 @@ static int proto_flush_l2(void)
         proto_flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : (4 << 20));
         CUDA_CHECK(cudaMalloc(&proto_flush, proto_flush_bytes));
     }
+    /* lines a launcher marked as persisting would survive the memset: reset them */
+    CUDA_CHECK(cudaCtxResetPersistingL2Cache());
     CUDA_CHECK(cudaMemsetAsync(proto_flush, 0x3C, proto_flush_bytes, 0));
     return KIT_OK;
 }
@@ -250,8 +252,19 @@ static void proto_shutdown(void)
     proto_flush = NULL;
 }
 
-const kit_gpu_ops kit_gpu_protocol = {proto_init,     proto_mark,    proto_wait,
+/* After a kernel fault the context is lost for good: every later CUDA call
+ * fails. --cases stops there, so the grader runs the rest in new processes
+ * instead of charging that fault to the variants that come after it. */
+static int proto_healthy(void)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    return e == cudaSuccess;
+}
+
+const kit_gpu_ops kit_gpu_protocol = {proto_init,     proto_mark,     proto_wait,
                                       proto_elapsed,  proto_flush_l2, kit_gpu_lines,
-                                      proto_shutdown};
+                                      proto_shutdown, proto_healthy};
 
 } /* extern "C" */

@@ -314,8 +314,10 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
         kit_poison(&ctx->out, ctx->poison);
         if (!dump && n == reps - 1 && reference(ctx, v, rc))
             r = KIT_RUNTIME_ERROR;
-        else
-            r = kit_run_once(ctx, v, &t);
+        else if (kit_ctl_note(ctx, "go", v, n + 1))
+            r = KIT_RUNTIME_ERROR;
+        else if ((r = kit_run_once(ctx, v, &t)) == KIT_OK && kit_ctl_note(ctx, "done", v, n + 1))
+            r = KIT_RUNTIME_ERROR;
         if (r != KIT_OK) {
             note_status(row, oc, r);
             fail = r == KIT_NOT_IMPLEMENTED ? "not implemented" : "ERROR";
@@ -574,6 +576,14 @@ static int main_once(void *arg, int argc, char **argv)
     return KIT_EXIT_OK;
 }
 
+/* Whether the GPU side is spoilt (a sticky error): --cases stops there. */
+static int gpu_broken(void *arg)
+{
+    const kit_prog_desc *pd = arg;
+    const kit_gpu_ops *g = pd->glue->gpu;
+    return g && g->healthy && !g->healthy();
+}
+
 int kit_main(const kit_lab_desc *lab, const kit_glue *glue, int argc, char **argv)
 {
     const char *slash = strrchr(argv[0], '/');
@@ -583,10 +593,10 @@ int kit_main(const kit_lab_desc *lab, const kit_glue *glue, int argc, char **arg
         if (!strcmp(argv[i], "--cases")) {
             if (i + 1 >= argc)
                 return kit_usage_error("option --cases needs a value");
-            return kit_main_cases(argc, argv, i, 2, argv[i + 1], main_once, &pd);
+            return kit_main_cases(argc, argv, i, 2, argv[i + 1], main_once, gpu_broken, &pd);
         }
         if (!strncmp(argv[i], "--cases=", 8))
-            return kit_main_cases(argc, argv, i, 1, argv[i] + 8, main_once, &pd);
+            return kit_main_cases(argc, argv, i, 1, argv[i] + 8, main_once, gpu_broken, &pd);
     }
     return main_once(&pd, argc, argv);
 }

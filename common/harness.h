@@ -96,6 +96,7 @@ typedef struct {
     int (*flush_l2)(void);            /* evict the L2: write a buffer twice its size */
     void (*lines)(FILE *fp);          /* provenance lines for the TSV */
     void (*shutdown)(void);
+    int (*healthy)(void);             /* 0 once a sticky CUDA error has spoilt the context */
 } kit_gpu_ops;
 
 /* The GPU side, in libkitgpu (gpu.cu): GPU labs pass &kit_gpu_protocol. */

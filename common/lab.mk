@@ -90,7 +90,25 @@ $(B)/%.cu.o: $(LAB_DIR)/%.cu $(HEADERS) | $(B)/skel $(B)/sol
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(B)/skel/%.c.o: $(SRC)/%.c $(HEADERS) | $(B)/skel
 	$(CC) $(CFLAGS) -c $< -o $@
+	$(LOCALIZE)
 $(B)/skel/%.cu.o: $(SRC)/%.cu $(HEADERS) | $(B)/skel
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(LOCALIZE)
+
+# ---- a graded build keeps global only the student's entry points: the
+# symbols the skeleton defines (make entry-list ENTRY_OUT=FILE writes them
+# once; a graded build gets ENTRY=FILE). Anything else the student's files
+# define (a clock_gettime of their own, say) becomes local to them, so it
+# cannot stand in for the C library or the kit in the harness's code.
+ENTRY_OUT ?= $(B)/entry.txt
+LOCALIZE   = $(if $(ENTRY),objcopy --keep-global-symbols=$(ENTRY) $@)
+entry-list: $(patsubst %,$(B)/entry/%.o,$(STUDENT_SRCS))
+	@nm -g --defined-only $^ | awk 'NF == 3 { print $$3 }' | sort -u >$(ENTRY_OUT)
+$(B)/entry/%.c.o: $(LAB_DIR)/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/entry/%.cu.o: $(LAB_DIR)/%.cu $(HEADERS)
+	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(B)/sol/%.c.o: $(SOL_DIR)/%.c $(HEADERS) | $(B)/sol
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -146,4 +164,4 @@ clean:
 	rm -rf build $(BIN) $(REF_BIN) $(BIN)-* $(OUT) *-diff.png
 
 FORCE:
-.PHONY: all check skeleton skeleton-check clean bench plot profile sanitize FORCE
+.PHONY: all check skeleton skeleton-check entry-list clean bench plot profile sanitize FORCE

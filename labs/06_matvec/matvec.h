@@ -34,6 +34,7 @@ typedef struct {
     int m, n;
     double *h_A, *h_x;
     unsigned long long s_A, s_x;
+    unsigned char *h_neg; /* rows of A negated for the content in force */
 } matvec_problem;
 
 /* v1: one thread per row, a 1D grid of `threads`-thread blocks. */

@@ -157,3 +157,28 @@ assert c["variants"][1]["supported"] is False and "7 pixels" in c["variants"][1]
         [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
     done
 }
+
+@test "a graded build keeps global only the skeleton's entry points: a student's clock_gettime cannot fake the time" {
+    local o="$BATS_TEST_TMPDIR/graded" src="$BATS_TEST_TMPDIR/src" e="$BATS_TEST_TMPDIR/entry.txt"
+    mkdir -p "$o" "$src"
+    make -s -C "$L01" entry-list ENTRY_OUT="$e" >/dev/null
+    [ "$(cat "$e")" = "$(printf 'conv_v1\nconv_v2\nconv_v3')" ]
+    # the solution, with a clock that always says 0 (and a global helper of its own)
+    { cat "$KIT_ROOT/solutions/01_cpu_conv/conv.c"
+      printf '%s\n' '#include <time.h>' \
+          'int clock_gettime(clockid_t c, struct timespec *t) { (void)c; t->tv_sec = 0; t->tv_nsec = 0; return 0; }' \
+          'int my_helper(void) { return 1; }'; } >"$src/conv.c"
+    make -s -C "$L01" GRADED=1 O="$o" SRC="$src" ENTRY="$e" lab01 >/dev/null
+    run bash -c "nm '$o/build/skel/conv.c.o' | grep -E ' (clock_gettime|my_helper|conv_v1)$'"
+    [[ "$output" == *" t clock_gettime"* && "$output" == *" t my_helper"* && "$output" == *" T conv_v1"* ]]
+    # the harness's clock is the C library's: the launch windows are real times
+    mkdir -p "$BATS_TEST_TMPDIR/d"
+    "$o/lab01" --size 64x48 --dump "$BATS_TEST_TMPDIR/d" --reps 2 --quiet --variant 1
+    awk '$1 == "rep" && !($4 > 1000000000) { exit 1 }' "$BATS_TEST_TMPDIR/d/v1.txt"
+    # without ENTRY the student's clock wins (the test can fail)
+    rm -rf "$o"; mkdir -p "$o" "$BATS_TEST_TMPDIR/d2"
+    make -s -C "$L01" GRADED=1 O="$o" SRC="$src" lab01 >/dev/null
+    "$o/lab01" --size 64x48 --dump "$BATS_TEST_TMPDIR/d2" --reps 2 --quiet --variant 1
+    run awk '$1 == "rep" && $4 > 1000000000 { n++ } END { print n + 0 }' "$BATS_TEST_TMPDIR/d2/v1.txt"
+    [ "$output" -eq 0 ]
+}

@@ -713,7 +713,8 @@ static void test_ctl_keys(void **state)
     ssize_t got = read(from_harness[0], asked, sizeof asked - 1);
     assert_true(got > 0);
     asked[got] = 0;
-    assert_string_equal(asked, "rep 1 1\nrep 1 2\nrep 1 3\n");
+    assert_string_equal(asked, "rep 1 1\ngo 1 1\ndone 1 1\nrep 1 2\ngo 1 2\ndone 1 2\n"
+                               "rep 1 3\ngo 1 3\ndone 1 3\n");
     close(to_harness[1]);
     close(to_harness[0]);
     close(from_harness[0]);
@@ -974,7 +975,7 @@ static void test_protocol_spans(void **state)
     };
     static const kit_part_spec ps = {
         .name = "", .first_variant = 1, .nvariants = 2, .variants = vd};
-    static const kit_gpu_ops ops = {g_init, g_mark, g_wait, g_elapsed, g_flush, NULL, NULL};
+    static const kit_gpu_ops ops = {g_init, g_mark, g_wait, g_elapsed, g_flush, NULL, NULL, NULL};
     static const kit_part_glue gl = {.part = "", .upload = p_upload, .launch = p_launch,
                                      .download = p_download};
     kit_ctx ctx;
@@ -999,9 +1000,58 @@ static void test_protocol_spans(void **state)
     assert_true(strstr(g_glog, "flush ") < strstr(g_glog, "m0 "));
 }
 
+/* --cases on a GPU spoilt by a fault: the cases after it are not run (the
+ * grader runs them in new processes), and the run says so with exit 3. */
+static int g_cases_run, g_gpu_ok;
+static int h_init(int d)
+{
+    (void)d;
+    return 0;
+}
+static int h_healthy(void)
+{
+    return g_gpu_ok;
+}
+static int h_launch(kit_ctx *ctx, int v)
+{
+    g_cases_run++;
+    g_gpu_ok = 0; /* the first launch "faults" */
+    return fake_launch(ctx, v);
+}
+
+static void test_cases_stop_on_a_spoilt_gpu(void **state)
+{
+    (void)state;
+    static const kit_gpu_ops ops = {h_init, NULL, NULL, NULL, NULL, NULL, NULL, h_healthy};
+    static const kit_part_glue gl[] = {{.part = "", .launch = h_launch}};
+    static const kit_glue glue = {1, gl, &ops};
+    char list[512], text[2048], d1[512], d2[512];
+    tmp_path(list, sizeof list, "cases-gpu.txt");
+    tmp_path(d1, sizeof d1, "gcase1");
+    tmp_path(d2, sizeof d2, "gcase2");
+    mkdir(d1, 0755);
+    mkdir(d2, 0755);
+    snprintf(text, sizeof text, "--dump\t%s\t--reps\t1\n--dump\t%s\t--reps\t1\n", d1, d2);
+    write_text(list, text);
+    fake(KIT_F32, 1, B_GOOD);
+    g_cases_run = 0;
+    g_gpu_ok = 1;
+    char *argv[] = {"./lab99", "--quiet", "--cases", list, NULL};
+    capture_begin();
+    int rc = kit_main(&fake_lab, &glue, 4, argv);
+    capture_end();
+    assert_int_equal(rc, KIT_EXIT_RUNTIME);
+    assert_int_equal(g_cases_run, 2); /* the first case's warm-up and one repetition */
+    assert_non_null(strstr(cap_err, "error state"));
+    char path[600];
+    snprintf(path, sizeof path, "%s/v1.txt", d2);
+    assert_int_equal(access(path, F_OK), -1); /* the second case never ran */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_cases_stop_on_a_spoilt_gpu, restore_std),
         cmocka_unit_test_teardown(test_three_variants, restore_std),
         cmocka_unit_test_teardown(test_poison_and_fresh_content, restore_std),
         cmocka_unit_test_teardown(test_warmup_only_and_replay_fail, restore_std),
