@@ -109,12 +109,14 @@ PLANTED_OBJS := $(patsubst %,$(PLANTED_DIR)/%.o,$(STUDENT_SRCS))
 $(PLANTED_DIR)/%: $(SOL_DIR)/% $(PLANTED_SED)
 	@mkdir -p $(PLANTED_DIR)
 	sed -f $(PLANTED_SED) $< > $@
-	@! cmp -s $< $@ || { echo "$(PLANTED_SED) changed nothing in $<"; rm -f $@; exit 1; }
 $(PLANTED_DIR)/%.c.o: $(PLANTED_DIR)/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(PLANTED_DIR)/%.cu.o: $(PLANTED_DIR)/%.cu $(HEADERS)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+# a planted bug must change at least one of the student's files
 $(BIN)-$(PLANTED): $(LAB_OBJS) $(PLANTED_OBJS) $(LABREF_OBJS) $(LIBS)
+	@changed=0; for f in $(STUDENT_SRCS); do cmp -s $(SOL_DIR)/$$f $(PLANTED_DIR)/$$f || changed=1; done; \
+	  [ $$changed = 1 ] || { echo "$(PLANTED_SED) changed nothing in $(STUDENT_SRCS)"; exit 1; }
 	$(LINK)
 
 # ---- the student's tools: make check, make bench's runs, make presubmit

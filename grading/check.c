@@ -255,7 +255,7 @@ static int get_ref(const char *cache, the_case *c, int v, unsigned long long key
             free(data);
         }
     }
-    const kit_part_ref *pr = kit_ref_part(&kit_lab_ref, c->part->name);
+    const kit_part_ref *pr = kit_part_reference(&kit_lab_ref, c->part->name);
     if (!pr) {
         kit_set_err(err, len, "no reference for part '%s'", c->part->name);
         return -1;

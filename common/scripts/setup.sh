@@ -38,6 +38,7 @@ have_file /usr/include/cmocka.h || need+=(libcmocka-dev)
 have_cmd bats || need+=(bats)
 have_cmd gnuplot || want+=(gnuplot-nox)
 have_cmd bwrap || want+=(bubblewrap)
+have_cmd sim_c || want+=(similarity-tester)
 command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] ||
     say "note: nvcc not found; install the CUDA Toolkit to build the GPU labs"
 

@@ -1,18 +1,13 @@
 /* conv.cu - lab 03: 2D convolution on the GPU, global memory only.
  *
- * Versions (./lab03 --variant N):
- *   v1 one thread per output pixel, 16x16 blocks, interleaved RGB bytes, the
- *      filter read from global memory; the zero border by guards (baseline).
- *   v2 the filter in constant memory: every thread of a warp reads the same
- *      tap at once, which the constant cache broadcasts in one transaction.
- *   v3 planar channels and a 2D grid: a channel's bytes are contiguous, so a
- *      thread reads them four at a time (32-bit loads) for an 8x4 patch of
- *      outputs, and multiplies four bytes by four 8-bit weights in one dp4a
- *      instruction (exact integer sums): far fewer instructions per pixel.
- *   v4 separable filter in double: a row pass then a column pass, 2(2R+1)
- *      taps per pixel instead of (2R+1)^2 (seed 000's starting point).
- *   v5 planar, one pixel per thread, byte loads: the layout change alone, kept
- *      to show that on a GPU with large L1 caches it does not pay by itself.
+ * Versions (./lab03 --variant N), one step each, in teaching order:
+ *   v1 linear-grid: 1D grid, thread i takes pixel i, filter in global memory (the baseline)
+ *   v2 2d-grid: x, y from a 2D grid: no division, a block's windows overlap in the cache
+ *   v3 const-filter: taps in constant memory, broadcast to the whole warp in one read
+ *   v4 unrolled: one kernel per radius, loops unrolled: no counters, taps at fixed places
+ *   v5 planar-bytes: v4 on planar channels (the layout alone): a warp's bytes contiguous
+ *   v6 planar-words: 8x4 pixels a thread, 4 bytes a load, 4 taps a dp4a: far fewer instructions
+ *   v7 separable-f64: row then column pass in double: 2(2R+1) taps instead of (2R+1)^2
  *
  * Sections: device helpers, kernels, launchers.
  */
@@ -35,62 +30,97 @@ KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
     return (n + b - 1) / b;
 }
 
+/* v1 to v3: output pixel (x, y) of an interleaved picture, inside it, from
+ * the (2R+1)^2 taps at `filter` (global or constant memory: the caller's
+ * choice is the only difference between v2 and v3). */
+__device__ KIT_MAYBE_UNUSED static inline void conv_pixel(const unsigned char *d_in,
+                                                          unsigned char *d_out, int width,
+                                                          int height, int x, int y,
+                                                          const float *filter, int radius)
+{
+    // TODO: sum the window over rows i and columns j of the filter; a tap
+    // whose pixel (x+j-R, y+i-R) lies outside the picture adds nothing (skip
+    // it: no read outside the picture). Three sums, one per channel; write
+    // the three bytes of pixel (x, y) with to_u8().
+}
+
 /* ------------------------------------------------------------------ kernels */
 
-/* v1: interleaved, filter in global memory */
+/* v1: a 1D grid over every pixel, filter in global memory */
 __global__ void conv_v1_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
                                int height, const float *d_filter, int radius)
 {
-    // TODO: the pixel of this thread from blockIdx, blockDim and threadIdx;
-    // threads outside the picture do nothing; sum the window with guards for
-    // pixels outside the picture; write the three bytes with to_u8().
+    // TODO: this thread's pixel number i from blockIdx.x, blockDim.x and
+    // threadIdx.x; threads past the last pixel (i >= W*H) do nothing; the
+    // pixel's row and column from i; then conv_pixel().
 }
 
-/* v2: interleaved, filter in constant memory */
+/* v2: a 2D grid, filter in global memory */
 __global__ void conv_v2_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
+                               int height, const float *d_filter, int radius)
+{
+    // TODO: the pixel of this thread from blockIdx, blockDim and threadIdx in
+    // x and in y; threads outside the picture (either way) do nothing; then
+    // conv_pixel().
+}
+
+/* v3: a 2D grid, filter in constant memory */
+__global__ void conv_v3_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
                                int height, int radius)
 {
-    // TODO: v1 with the taps read from c_filter.
+    // TODO: v2 with the taps read from c_filter.
 }
 
-/* v4: row pass, one double plane */
-__global__ void conv_v4_rows(const double *d_in, double *d_tmp, int width, int height,
-                             const double *d_row, int radius)
+/* v4 and v5: the window of v3 with the radius a compile-time constant (each
+ * kernel below passes a literal), so that every loop has a known trip count
+ * and unrolls completely and every tap index is a constant; planar chooses
+ * the layout (v4 interleaved, v5 planar), also at compile time. */
+__device__ __forceinline__ void conv_unrolled_body(const unsigned char *d_in,
+                                                   unsigned char *d_out, int width, int height,
+                                                   const int radius, const int planar)
 {
-    // TODO: d_tmp(x, y) = sum_k d_row[k+R] * d_in(x+k, y), zero outside.
+    // TODO: v3's pixel (2D grid, guards, taps from c_filter) written out here
+    // with `#pragma unroll` before both window loops: radius is a constant in
+    // each kernel below, so the compiler can unroll them. Channel ch of pixel
+    // (xx, yy) lives at (yy*W + xx)*3 + ch when interleaved (planar == 0) and
+    // at ch*W*H + yy*W + xx when planar.
 }
 
-/* v4: column pass, one double plane */
-__global__ void conv_v4_cols(const double *d_tmp, double *d_out, int width, int height,
-                             const double *d_col, int radius)
-{
-    // TODO: d_out(x, y) = sum_k d_col[k+R] * d_tmp(x, y+k), zero outside.
-}
+/* One kernel per radius and layout: the radius is a literal in each. */
+#define CONV_UNROLLED_KERNELS(R)                                                                \
+    __global__ void conv_v4_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
+                                 int height)                                                    \
+    {                                                                                           \
+        conv_unrolled_body(d_in, d_out, width, height, R, 0);                                   \
+    }                                                                                           \
+    __global__ void conv_v5_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
+                                 int height)                                                    \
+    {                                                                                           \
+        conv_unrolled_body(d_in, d_out, width, height, R, 1);                                   \
+    }
+CONV_UNROLLED_KERNELS(0)
+CONV_UNROLLED_KERNELS(1)
+CONV_UNROLLED_KERNELS(2)
+CONV_UNROLLED_KERNELS(3)
+CONV_UNROLLED_KERNELS(4)
 
-/* v5: planar, one pixel per thread, byte loads (the course's literal step) */
-__global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
-                               int height, int radius)
-{
-    // TODO: as v2, but the three channels are three planes of width*height.
-}
-
-/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, whole 32-bit
+/* v6: planar, a DP4A_PIX x DP4A_ROWS patch of one plane per thread, whole 32-bit
  * words: four neighbouring bytes of a plane are loaded as one word and
  * multiplied by four 8-bit weights in one instruction (dp4a), with integer
  * sums, which for these filters are exact. The body takes the radius as a
  * constant so that the words live in registers; one small kernel per radius
  * (below) instantiates it. */
-#ifndef V3_PIX
-#define V3_PIX 8 /* outputs along a row: a multiple of 4 */
+#ifndef DP4A_PIX
+#define DP4A_PIX 8 /* outputs along a row: a multiple of 4 */
 #endif
-#ifndef V3_ROWS
-#define V3_ROWS 4 /* output rows: each input row loaded once serves them all */
+#ifndef DP4A_ROWS
+#define DP4A_ROWS 4 /* output rows: each input row loaded once serves them all */
 #endif
-#define V3_TAP_WORDS ((2 * CONV_V3_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
-#define V3_LEAD_MAX (4 * ((CONV_V3_MAX_RADIUS + 3) / 4))       /* bytes fetched left of a patch */
+#define DP4A_TAP_WORDS ((2 * CONV_DP4A_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
+#define DP4A_LEAD_MAX (4 * ((CONV_DP4A_MAX_RADIUS + 3) / 4))       /* bytes fetched left of a patch */
 
 /* filter row i, word t: weights 4t .. 4t+3 of the row as signed bytes (zero past the row) */
-__constant__ int c_taps8[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS];
+__constant__ int c_taps8[(2 * CONV_DP4A_MAX_RADIUS + 1) * DP4A_TAP_WORDS];
 __constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
 
 /* Four bytes of a plane row from column x (a multiple of 4), zero outside
@@ -124,12 +154,12 @@ __device__ KIT_MAYBE_UNUSED static inline unsigned int sum_to_u8(int acc, int sh
     return (unsigned int)min(max((2 * acc + (1 << shift)) >> (shift + 1), 0), 255);
 }
 
-__device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned char *d_out,
+__device__ __forceinline__ void conv_v6_body(const unsigned char *d_in, unsigned char *d_out,
                                              int width, int height, const int radius)
 {
-    // TODO: outputs x0 .. x0+V3_PIX-1 of rows y0 .. y0+V3_ROWS-1 of plane
+    // TODO: outputs x0 .. x0+DP4A_PIX-1 of rows y0 .. y0+DP4A_ROWS-1 of plane
     // blockIdx.z, in integer sums acc[r][p]. For each input row the patch
-    // needs, fetch the words of bytes x0-lead .. x0+V3_PIX+lead-1 with
+    // needs, fetch the words of bytes x0-lead .. x0+DP4A_PIX+lead-1 with
     // load4() into a register array w[]; for each output p and weight word t
     // of filter row i, the four input bytes under weights 4t .. 4t+3 start at
     // byte o = lead - R + p + 4t of w[] (__byte_perm joins two words when o
@@ -138,15 +168,29 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
 }
 
 /* One kernel per radius, so the compiler knows it and keeps w[] in registers. */
-#define CONV_V3_KERNEL(R)                                                                       \
-    __global__ void conv_v3_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
+#define CONV_V6_KERNEL(R)                                                                       \
+    __global__ void conv_v6_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
                                  int height)                                                    \
     {                                                                                           \
-        conv_v3_body(d_in, d_out, width, height, R);                                            \
+        conv_v6_body(d_in, d_out, width, height, R);                                            \
     }
-CONV_V3_KERNEL(0)
-CONV_V3_KERNEL(1)
-CONV_V3_KERNEL(2)
+CONV_V6_KERNEL(0)
+CONV_V6_KERNEL(1)
+CONV_V6_KERNEL(2)
+
+/* v7: row pass, one double plane */
+__global__ void conv_v7_rows(const double *d_in, double *d_tmp, int width, int height,
+                             const double *d_row, int radius)
+{
+    // TODO: d_tmp(x, y) = sum_k d_row[k+R] * d_in(x+k, y), zero outside.
+}
+
+/* v7: column pass, one double plane */
+__global__ void conv_v7_cols(const double *d_tmp, double *d_out, int width, int height,
+                             const double *d_col, int radius)
+{
+    // TODO: d_out(x, y) = sum_k d_col[k+R] * d_tmp(x, y+k), zero outside.
+}
 
 /* ---------------------------------------------------------------- launchers */
 
@@ -167,8 +211,22 @@ int conv_v1(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     if (r != KIT_OK)
         return r;
     KIT_REQUIRE(d_filter != NULL);
-    // TODO: a 2D grid of block_w x block_h blocks covering the picture, the
-    // launch of conv_v1_kernel, then KIT_CHECK_LAUNCH(); return KIT_OK.
+    // TODO: blocks of block_w * block_h threads in a row (a 1D block), as
+    // many blocks as cover W*H pixels; launch conv_v1_kernel, then
+    // KIT_CHECK_LAUNCH(); return KIT_OK.
+    return KIT_NOT_IMPLEMENTED;
+}
+
+int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            const float *d_filter, int radius, int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
+    if (r != KIT_OK)
+        return r;
+    KIT_REQUIRE(d_filter != NULL);
+    // TODO: a 2D grid of block_w x block_h blocks covering the picture (the
+    // last column and row of blocks may stick out), the launch of
+    // conv_v2_kernel, then KIT_CHECK_LAUNCH(); return KIT_OK.
     return KIT_NOT_IMPLEMENTED;
 }
 
@@ -182,42 +240,68 @@ int conv_upload_filter(const float *h_filter, int radius)
 
 int conv_upload_filter8(const signed char *h_taps, int radius, int shift)
 {
-    KIT_REQUIRE(h_taps != NULL && radius >= 0 && radius <= CONV_V3_MAX_RADIUS);
+    KIT_REQUIRE(h_taps != NULL && radius >= 0 && radius <= CONV_DP4A_MAX_RADIUS);
     KIT_REQUIRE(shift >= 0 && shift <= 24);
     const int size = 2 * radius + 1;
-    int words[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS] = {0};
+    int words[(2 * CONV_DP4A_MAX_RADIUS + 1) * DP4A_TAP_WORDS] = {0};
     for (int i = 0; i < size; i++)
         for (int j = 0; j < size; j++)
-            words[i * V3_TAP_WORDS + j / 4] |= (int)((unsigned int)(unsigned char)h_taps[i * size + j]
-                                                     << (8 * (j % 4)));
+            words[i * DP4A_TAP_WORDS + j / 4] |= (int)((unsigned int)(unsigned char)h_taps[i * size + j]
+                                                       << (8 * (j % 4)));
     CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, words, sizeof words));
     CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
     return KIT_OK;
 }
 
-int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
 {
     int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
     if (r != KIT_OK)
         return r;
-    // TODO: launch conv_v2_kernel as in v1.
+    // TODO: launch conv_v3_kernel as in v2.
     return KIT_NOT_IMPLEMENTED;
 }
 
-int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+typedef void (*conv_u8_kernel)(const unsigned char *, unsigned char *, int, int);
+
+int conv_v4(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
 {
-    int r = check_args(d_in, d_out, width, height, radius, CONV_V3_MAX_RADIUS, block_w, block_h);
+    int r = check_args(d_in, d_out, width, height, radius, CONV_UNROLL_MAX_RADIUS, block_w,
+                       block_h);
     if (r != KIT_OK)
         return r;
-    // TODO: each thread covers V3_PIX x V3_ROWS pixels, so the grid needs
-    // fewer threads across and down; one grid layer (blockIdx.z) per plane;
-    // launch the kernel made for this radius (conv_v3_r0 .. conv_v3_r2).
+    // TODO: launch the kernel made for this radius (conv_v4_r0 .. conv_v4_r4)
+    // on v3's grid.
     return KIT_NOT_IMPLEMENTED;
 }
 
-int conv_v4(const double *d_in, double *d_tmp, double *d_out, int width, int height,
+int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+            int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_UNROLL_MAX_RADIUS, block_w,
+                       block_h);
+    if (r != KIT_OK)
+        return r;
+    // TODO: as v4, with the planar kernels conv_v5_r0 .. conv_v5_r4.
+    return KIT_NOT_IMPLEMENTED;
+}
+
+int conv_v6(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+            int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_DP4A_MAX_RADIUS, block_w,
+                       block_h);
+    if (r != KIT_OK)
+        return r;
+    // TODO: each thread covers DP4A_PIX x DP4A_ROWS pixels, so the grid needs
+    // fewer threads across and down; one grid layer (blockIdx.z) per plane;
+    // launch the kernel made for this radius (conv_v6_r0 .. conv_v6_r2).
+    return KIT_NOT_IMPLEMENTED;
+}
+
+int conv_v7(const double *d_in, double *d_tmp, double *d_out, int width, int height,
             const double *d_row, const double *d_col, int radius, int block_w, int block_h)
 {
     int r = check_args(d_in, d_out, width, height, radius, CONV_SEP_MAX_RADIUS, block_w, block_h);
@@ -226,15 +310,5 @@ int conv_v4(const double *d_in, double *d_tmp, double *d_out, int width, int hei
     KIT_REQUIRE(d_tmp != NULL && d_tmp != d_in && d_tmp != d_out);
     KIT_REQUIRE(d_row != NULL && d_col != NULL);
     // TODO: launch the row pass, check it, then the column pass, check it.
-    return KIT_NOT_IMPLEMENTED;
-}
-
-int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
-            int block_w, int block_h)
-{
-    int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
-    if (r != KIT_OK)
-        return r;
-    // TODO: launch conv_v5_kernel on a 2D grid, one thread per pixel.
     return KIT_NOT_IMPLEMENTED;
 }

@@ -1,337 +1,248 @@
-/* main.c - lab 03 harness (owned by the kit; students edit conv.cu).
+/* main.c - lab 03's glue (owned by the kit; students edit conv.cu): device
+ * buffers for the spec's input (spec.c, input.h), the copies in and out, and
+ * the call of the student's launchers; the common harness runs, checks and
+ * times them (a variant's timed span is its launcher alone).
  *
- * Builds the RGB picture, its planar and float64 copies and the CPU
- * references, allocates the device buffers once, and runs each variant as
- * copy in -> kernel(s) -> copy out, timing the kernel alone and the whole
- * with CUDA events. --pinned switches the host buffers to page-locked memory.
+ * --pinned: the output's host buffer comes from cudaHostAlloc (host_alloc)
+ * and the input's host buffers are page-locked where they are
+ * (cudaHostRegister), so both copies run at the bus's speed.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <cuda_runtime_api.h>
 
 #include "conv.h"
-#include "filters.h"
 #include "gpu.h"
 #include "harness.h"
-#include "image.h"
-#include "ref.h"
+#include "input.h"
 
 typedef struct {
-    kit_filter f;
-    int w, h, pinned;
-    size_t n8;                      /* bytes of one RGB picture */
-    unsigned char *h_in, *h_in_p;   /* interleaved and planar input */
-    unsigned char *h_out8;          /* output of v1, v2, v3, v5 */
-    double *h_in64, *h_out64;       /* planar float64 input and v4 output */
-    unsigned char *h_ref, *h_ref_p; /* references, interleaved and planar */
-    double *h_ref64;                /* v4 reference (separable filters only) */
+    int pinned;
     unsigned char *d_in8, *d_out8;
     double *d_in64, *d_tmp64, *d_out64, *d_row, *d_col;
     float *d_filter;
-    kit_gpu_timer tk, tt;
-    int timers;
-    int taps8_ok;                   /* the filter has v3's 8-bit integer taps */
-    int shift8;                     /* weight = tap / 2^shift8 */
-    signed char taps8[(2 * CONV_V3_MAX_RADIUS + 1) * (2 * CONV_V3_MAX_RADIUS + 1)];
-} lab03;
+    int registered;                 /* bits: h_in, h_in_p, h_in64 page-locked (--pinned) */
+} lab03_dev;
 
-static const kit_variant variants[] = {
-    {"global-filter", "one thread per pixel, interleaved RGB, filter in global memory (baseline)"},
-    {"const-filter", "filter in constant memory: one broadcast read per tap for the whole warp"},
-    {"planar-words", "planar, 2D grid, 8x4 pixels a thread: 4 bytes a load, 4 taps a dp4a (8-bit weights)"},
-    {"separable-f64", "row then column pass in double, 2(2R+1) taps instead of (2R+1)^2"},
-    {"planar-bytes", "planar, one pixel a thread, byte loads: the layout alone (compare with v3)"},
-};
-
-/* --block, else 16x16 (the course's start), 32x8 for v3 (a warp covers
- * 256 consecutive bytes of one row) */
-static int block_w(const kit_ctx *ctx, int v)
+static const lab03_input *input(const kit_ctx *ctx)
 {
-    return ctx->opt.block_w ? ctx->opt.block_w : (v == 3 ? 32 : 16);
+    return ctx->prob.data;
 }
 
-static int block_h(const kit_ctx *ctx, int v)
+/* --block, else 16x16 (the course's start) and 32x8 for v6 (a warp covers
+ * 256 consecutive bytes of one plane row) */
+static void block_shape(const kit_ctx *ctx, int v, int *bw, int *bh)
 {
-    return ctx->opt.block_h ? ctx->opt.block_h : (v == 3 ? 8 : 16);
-}
-
-static int alloc_device(lab03 *L)
-{
-    size_t plane = (size_t)L->w * L->h;
-    size_t need = 2 * L->n8 + (size_t)CONV_MAX_TAPS * sizeof(float);
-    if (L->f.separable)
-        need += 3 * CONV_CHANNELS * plane * sizeof(double) + 2 * (size_t)L->f.size * sizeof(double);
-    int rc = kit_gpu_require_bytes(need + (64u << 20));
-    if (rc)
-        return rc;
-    CUDA_CHECK(cudaMalloc((void **)&L->d_in8, L->n8));
-    CUDA_CHECK(cudaMalloc((void **)&L->d_out8, L->n8));
-    CUDA_CHECK(cudaMalloc((void **)&L->d_filter, CONV_MAX_TAPS * sizeof(float)));
-    if (L->f.size * L->f.size <= CONV_MAX_TAPS)
-        CUDA_CHECK(cudaMemcpy(L->d_filter, L->f.w32, (size_t)L->f.size * L->f.size * sizeof(float),
-                              cudaMemcpyHostToDevice));
-    if (L->f.separable) {
-        size_t b64 = CONV_CHANNELS * plane * sizeof(double);
-        CUDA_CHECK(cudaMalloc((void **)&L->d_in64, b64));
-        CUDA_CHECK(cudaMalloc((void **)&L->d_tmp64, b64));
-        CUDA_CHECK(cudaMalloc((void **)&L->d_out64, b64));
-        CUDA_CHECK(cudaMalloc((void **)&L->d_row, (size_t)L->f.size * sizeof(double)));
-        CUDA_CHECK(cudaMalloc((void **)&L->d_col, (size_t)L->f.size * sizeof(double)));
-        CUDA_CHECK(cudaMemcpy(L->d_row, L->f.row, (size_t)L->f.size * sizeof(double),
-                              cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(L->d_col, L->f.col, (size_t)L->f.size * sizeof(double),
-                              cudaMemcpyHostToDevice));
-    }
-    if (kit_gpu_timer_create(&L->tk) != KIT_OK || kit_gpu_timer_create(&L->tt) != KIT_OK)
-        return KIT_EXIT_RUNTIME;
-    L->timers = 1;
-    return 0;
-}
-
-static int setup(kit_ctx *ctx)
-{
-    lab03 *L = kit_calloc(1, sizeof *L);
-    ctx->user = L;
-    char err[512];
-    if (kit_filter_make(ctx->opt.filter, ctx->opt.radius, &L->f, err, sizeof err)) {
-        kit_error("%s", err);
-        return KIT_EXIT_USAGE;
-    }
-    kit_image img = {0};
-    if (kit_input_picture(&ctx->opt, CONV_CHANNELS, &img))
-        return KIT_EXIT_USAGE;
-    int rc = kit_gpu_init(ctx->opt.device);
-    if (rc) {
-        kit_image_free(&img);
-        return rc;
-    }
-    L->w = img.w;
-    L->h = img.h;
-    L->pinned = ctx->opt.pinned;
-    L->n8 = (size_t)img.w * img.h * CONV_CHANNELS;
-    size_t plane = (size_t)img.w * img.h, n = L->n8;
-
-    /* host side: inputs, references, outputs */
-    L->h_in = kit_host_alloc(n, L->pinned);
-    memcpy(L->h_in, img.px, n);
-    kit_image_free(&img);
-    L->h_in_p = kit_host_alloc(n, L->pinned);
-    kit_interleaved_to_planar_u8(L->h_in, L->h_in_p, L->w, L->h, CONV_CHANNELS);
-    L->h_out8 = kit_host_alloc(n, L->pinned);
-    L->h_ref = kit_calloc(n, 1);
-    L->h_ref_p = kit_calloc(n, 1);
-    const int want_ref = kit_want_reference(ctx);
-    if (want_ref) {
-        kit_ref_corr2d_u8(L->h_in, L->h_ref, L->w, L->h, CONV_CHANNELS, 0, L->f.w64, L->f.size);
-        kit_interleaved_to_planar_u8(L->h_ref, L->h_ref_p, L->w, L->h, CONV_CHANNELS);
-    }
-    if (L->f.separable) {
-        L->h_in64 = kit_host_alloc(n * sizeof(double), L->pinned);
-        L->h_out64 = kit_host_alloc(n * sizeof(double), L->pinned);
-        L->h_ref64 = kit_calloc(n, sizeof(double));
-        kit_u8_to_f64(L->h_in_p, L->h_in64, n);
-        if (want_ref) {
-            double *tmp = kit_malloc(plane * sizeof(double));
-            for (int c = 0; c < CONV_CHANNELS; c++) {
-                kit_ref_row_pass_f64(L->h_in64 + c * plane, tmp, L->w, L->h, L->f.row, L->f.radius);
-                kit_ref_col_pass_f64(tmp, L->h_ref64 + c * plane, L->w, L->h, L->f.col, L->f.radius);
-            }
-            free(tmp);
-        }
-    }
-    rc = alloc_device(L);
-    if (rc)
-        return rc;
-    if (L->f.radius <= CONV_MAX_RADIUS && conv_upload_filter(L->f.w32, L->f.radius) != KIT_OK)
-        return KIT_EXIT_RUNTIME;
-    L->taps8_ok = L->f.radius <= CONV_V3_MAX_RADIUS && kit_filter_taps_i8(&L->f, L->taps8, &L->shift8);
-    if (L->taps8_ok && conv_upload_filter8(L->taps8, L->f.radius, L->shift8) != KIT_OK)
-        return KIT_EXIT_RUNTIME;
-
-    ctx->input = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 0, L->h_in};
-    ctx->ref = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 0, L->h_ref};
-    ctx->out = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 0, L->h_out8};
-    ctx->width = L->w;
-    ctx->height = L->h;
-    snprintf(ctx->param, sizeof ctx->param, "%s", L->f.name);
-    return 0;
-}
-
-/* Each variant's output layout: interleaved bytes, planar bytes, planar doubles. */
-static void select_variant(kit_ctx *ctx, int v)
-{
-    lab03 *L = ctx->user;
-    if (v == 3 || v == 5) {
-        ctx->ref = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 1, L->h_ref_p};
-        ctx->out = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 1, L->h_out8};
-    } else if (v == 4 && L->f.separable) {
-        ctx->ref = (kit_buf){KIT_F64, L->w, L->h, CONV_CHANNELS, 1, L->h_ref64};
-        ctx->out = (kit_buf){KIT_F64, L->w, L->h, CONV_CHANNELS, 1, L->h_out64};
-        ctx->atol = 1e-9; /* double sums in another order: rounding only */
-        ctx->rtol = 1e-12;
-    } else {
-        ctx->ref = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 0, L->h_ref};
-        ctx->out = (kit_buf){KIT_U8, L->w, L->h, CONV_CHANNELS, 0, L->h_out8};
+    kit_arg_wxh(&ctx->args, "--block", bw, bh);
+    if (*bw == 0) {
+        *bw = v == 6 ? 32 : 16;
+        *bh = v == 6 ? 8 : 16;
     }
 }
 
-static int supports(kit_ctx *ctx, int v, char *why, size_t len)
+/* v1's grid is 1D: W*H pixels numbered in 32 bits, in blocks of bw*bh
+ * threads, at most 2^31-1 blocks */
+static int supports(kit_ctx *ctx, int v, char *why, size_t whylen)
 {
-    lab03 *L = ctx->user;
-    if (v == 4 && !L->f.separable) {
-        snprintf(why, len, "filter %s is not separable; v4 needs gauss5, box or gaussian",
-                 L->f.name);
+    const lab03_input *in = input(ctx);
+    int bw, bh;
+    block_shape(ctx, v, &bw, &bh);
+    if (v == 1 && (double)in->w * in->h > 4294967295.0) {
+        kit_set_err(why, whylen, "%dx%d pixels do not fit the 32-bit pixel numbers of the 1D grid",
+                    in->w, in->h);
         return 0;
     }
-    if (v != 4 && L->f.radius > CONV_MAX_RADIUS) {
-        snprintf(why, len, "radius %d is beyond the %d this variant's constant filter holds",
-                 L->f.radius, CONV_MAX_RADIUS);
-        return 0;
-    }
-    if (v != 4 && !kit_filter_exact_f32(&L->f)) {
-        snprintf(why, len, "%s radius %d: float sums of its weights are not exact, so 8-bit "
-                 "results could differ by one; use v4 (double) or an exact filter",
-                 L->f.name, L->f.radius);
-        return 0;
-    }
-    if (v == 3 && !L->taps8_ok) {
-        snprintf(why, len, "%s radius %d: v3 multiplies bytes by 8-bit integer weights, and this "
-                 "filter's are not integers in -128..127 over a power of two (radius up to %d); "
-                 "use v2 or v5", L->f.name, L->f.radius, CONV_V3_MAX_RADIUS);
+    if (v == 1 && ((double)in->w * in->h) / (bw * bh) > 2147483647.0) {
+        kit_set_err(why, whylen, "%dx%d pixels need more than 2^31-1 blocks of %d threads",
+                    in->w, in->h, bw * bh);
         return 0;
     }
     return 1;
 }
 
-static int launch(lab03 *L, int v, int bw, int bh)
+/* 0, KIT_EXIT_USAGE (too little GPU memory, after one line) or KIT_RUNTIME_ERROR */
+static int alloc_device(lab03_dev *D, const lab03_input *in)
 {
-    size_t plane = (size_t)L->w * L->h;
+    const kit_filter *f = &in->filter;
+    const size_t taps = (size_t)f->size * f->size;
+    size_t need = 2 * in->n8 + (size_t)CONV_MAX_TAPS * sizeof(float);
+    if (f->separable)
+        need += 3 * in->n8 * sizeof(double) + 2 * (size_t)f->size * sizeof(double);
+    int rc = kit_gpu_require_bytes(need + (64u << 20));
+    if (rc)
+        return rc;
+    CUDA_CHECK(cudaMalloc((void **)&D->d_in8, in->n8));
+    CUDA_CHECK(cudaMalloc((void **)&D->d_out8, in->n8));
+    CUDA_CHECK(cudaMalloc((void **)&D->d_filter, CONV_MAX_TAPS * sizeof(float)));
+    if (taps <= CONV_MAX_TAPS)
+        CUDA_CHECK(cudaMemcpy(D->d_filter, f->w32, taps * sizeof(float),
+                                   cudaMemcpyHostToDevice));
+    if (f->separable) {
+        const size_t b64 = in->n8 * sizeof(double), t64 = (size_t)f->size * sizeof(double);
+        CUDA_CHECK(cudaMalloc((void **)&D->d_in64, b64));
+        CUDA_CHECK(cudaMalloc((void **)&D->d_tmp64, b64));
+        CUDA_CHECK(cudaMalloc((void **)&D->d_out64, b64));
+        CUDA_CHECK(cudaMalloc((void **)&D->d_row, t64));
+        CUDA_CHECK(cudaMalloc((void **)&D->d_col, t64));
+        CUDA_CHECK(cudaMemcpy(D->d_row, f->row, t64, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(D->d_col, f->col, t64, cudaMemcpyHostToDevice));
+    }
+    return 0;
+}
+
+/* Page-lock the input's host buffers where they are (they live as long as
+ * the case, and fresh() rewrites them in place). */
+static int register_inputs(lab03_dev *D, const lab03_input *in)
+{
+    CUDA_CHECK(cudaHostRegister(in->h_in, in->n8, cudaHostRegisterDefault));
+    D->registered |= 1;
+    CUDA_CHECK(cudaHostRegister(in->h_in_p, in->n8, cudaHostRegisterDefault));
+    D->registered |= 2;
+    if (in->h_in64) {
+        CUDA_CHECK(cudaHostRegister(in->h_in64, in->n8 * sizeof(double), cudaHostRegisterDefault));
+        D->registered |= 4;
+    }
+    return KIT_OK;
+}
+
+static int setup(kit_ctx *ctx)
+{
+    const lab03_input *in = input(ctx);
+    lab03_dev *D = kit_calloc(1, sizeof *D);
+    ctx->user = D;
+    D->pinned = kit_arg_set(&ctx->args, "--pinned");
+    int rc = alloc_device(D, in);
+    if (rc)
+        return rc == KIT_RUNTIME_ERROR ? KIT_EXIT_RUNTIME : rc;
+    if (D->pinned && register_inputs(D, in) != KIT_OK)
+        return KIT_EXIT_RUNTIME;
+    /* the filter in constant memory for v3 to v5, and as 8-bit words for v6 */
+    if (in->filter.radius <= CONV_MAX_RADIUS &&
+        conv_upload_filter(in->filter.w32, in->filter.radius) != KIT_OK)
+        return KIT_EXIT_RUNTIME;
+    if (in->taps8_ok && conv_upload_filter8(in->taps8, in->filter.radius, in->shift8) != KIT_OK)
+        return KIT_EXIT_RUNTIME;
+    return 0;
+}
+
+/* Unwritten device output must not pass: poison it (and v7's temporary). */
+static int prepare(kit_ctx *ctx, int v)
+{
+    lab03_dev *D = ctx->user;
+    const size_t bytes = kit_buf_bytes(&ctx->out);
+    CUDA_CHECK(cudaMemset(LAB03_F64(v) ? (void *)D->d_out64 : (void *)D->d_out8,
+                          kit_poison_byte(ctx), bytes));
+    if (LAB03_F64(v))
+        CUDA_CHECK(cudaMemset(D->d_tmp64, 0xFF, bytes));
+    return KIT_OK;
+}
+
+static int upload(kit_ctx *ctx, int v)
+{
+    lab03_dev *D = ctx->user;
+    const lab03_input *in = input(ctx);
+    if (LAB03_F64(v))
+        CUDA_CHECK(cudaMemcpy(D->d_in64, in->h_in64, in->n8 * sizeof(double),
+                              cudaMemcpyHostToDevice));
+    else
+        CUDA_CHECK(cudaMemcpy(D->d_in8, LAB03_PLANAR(v) ? in->h_in_p : in->h_in, in->n8,
+                              cudaMemcpyHostToDevice));
+    return KIT_OK;
+}
+
+static int launch(kit_ctx *ctx, int v)
+{
+    lab03_dev *D = ctx->user;
+    const lab03_input *in = input(ctx);
+    const int w = in->w, h = in->h, R = in->filter.radius;
+    int bw, bh;
+    block_shape(ctx, v, &bw, &bh);
     switch (v) {
-    case 1: return conv_v1(L->d_in8, L->d_out8, L->w, L->h, L->d_filter, L->f.radius, bw, bh);
-    case 2: return conv_v2(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
-    case 3: return conv_v3(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
-    case 5: return conv_v5(L->d_in8, L->d_out8, L->w, L->h, L->f.radius, bw, bh);
-    case 4:
+    case 1: return conv_v1(D->d_in8, D->d_out8, w, h, D->d_filter, R, bw, bh);
+    case 2: return conv_v2(D->d_in8, D->d_out8, w, h, D->d_filter, R, bw, bh);
+    case 3: return conv_v3(D->d_in8, D->d_out8, w, h, R, bw, bh);
+    case 4: return conv_v4(D->d_in8, D->d_out8, w, h, R, bw, bh);
+    case 5: return conv_v5(D->d_in8, D->d_out8, w, h, R, bw, bh);
+    case 6: return conv_v6(D->d_in8, D->d_out8, w, h, R, bw, bh);
+    case 7: {
+        const size_t plane = (size_t)w * h;
         for (int c = 0; c < CONV_CHANNELS; c++) {
-            int r = conv_v4(L->d_in64 + c * plane, L->d_tmp64 + c * plane,
-                            L->d_out64 + c * plane, L->w, L->h, L->d_row, L->d_col,
-                            L->f.radius, bw, bh);
+            int r = conv_v7(D->d_in64 + c * plane, D->d_tmp64 + c * plane, D->d_out64 + c * plane,
+                            w, h, D->d_row, D->d_col, R, bw, bh);
             if (r != KIT_OK)
                 return r;
         }
         return KIT_OK;
     }
+    }
     return KIT_UNSUPPORTED;
 }
 
-/* Total time: copy in, kernel(s), copy out, on freshly poisoned output.
- * Kernel time: the same launch again right after, on the data already on the
- * device, so it does not pay for writing back what the copy left in L2. */
-static int run(kit_ctx *ctx, int v, double *kernel_ms, double *total_ms)
+static int download(kit_ctx *ctx, int v)
 {
-    lab03 *L = ctx->user;
-    int f64 = (v == 4);
-    const void *h_src = f64 ? (const void *)L->h_in64 : (v == 3 || v == 5) ? L->h_in_p : L->h_in;
-    void *d_src = f64 ? (void *)L->d_in64 : (void *)L->d_in8;
-    void *d_dst = f64 ? (void *)L->d_out64 : (void *)L->d_out8;
-    size_t bytes = f64 ? L->n8 * sizeof(double) : L->n8;
-    const int bw = block_w(ctx, v), bh = block_h(ctx, v);
-    /* unwritten device output must not pass: poison it (and v4's temporary) */
-    CUDA_CHECK(cudaMemset(d_dst, kit_poison_byte(ctx), bytes));
-    if (f64)
-        CUDA_CHECK(cudaMemset(L->d_tmp64, 0xFF, bytes));
-    if (kit_gpu_timer_start(&L->tt) != KIT_OK)
-        return KIT_RUNTIME_ERROR;
-    CUDA_CHECK(cudaMemcpy(d_src, h_src, bytes, cudaMemcpyHostToDevice));
-    int r = launch(L, v, bw, bh);
-    if (r != KIT_OK)
-        return r;
-    CUDA_CHECK(cudaMemcpy(ctx->out.data, d_dst, bytes, cudaMemcpyDeviceToHost));
-    if (kit_gpu_timer_stop(&L->tt, total_ms) != KIT_OK)
-        return KIT_RUNTIME_ERROR;
-    /* a kernel that faulted shows here at the latest */
-    CUDA_CHECK(cudaGetLastError());
-    if (kit_gpu_timer_start(&L->tk) != KIT_OK)
-        return KIT_RUNTIME_ERROR;
-    r = launch(L, v, bw, bh);
-    if (r != KIT_OK)
-        return r;
-    if (kit_gpu_timer_stop(&L->tk, kernel_ms) != KIT_OK)
-        return KIT_RUNTIME_ERROR;
-    CUDA_CHECK(cudaGetLastError());
+    lab03_dev *D = ctx->user;
+    CUDA_CHECK(cudaMemcpy(ctx->out.data, LAB03_F64(v) ? (void *)D->d_out64 : (void *)D->d_out8,
+                          kit_buf_bytes(&ctx->out), cudaMemcpyDeviceToHost));
     return KIT_OK;
-}
-
-/* Input read once and output written once. */
-static double bytes(kit_ctx *ctx, int v)
-{
-    lab03 *L = ctx->user;
-    return 2.0 * (double)L->n8 * (v == 4 ? sizeof(double) : 1);
 }
 
 static void config(kit_ctx *ctx, int v, char *buf, size_t len)
 {
-    snprintf(buf, len, "block=%dx%d pinned=%d", block_w(ctx, v), block_h(ctx, v),
-             ctx->opt.pinned);
+    int bw, bh;
+    block_shape(ctx, v, &bw, &bh);
+    if (v == 1) /* one row of bw*bh threads */
+        snprintf(buf, len, "block=%dx1 pinned=%d", bw * bh, kit_arg_set(&ctx->args, "--pinned"));
+    else
+        snprintf(buf, len, "block=%dx%d pinned=%d", bw, bh, kit_arg_set(&ctx->args, "--pinned"));
+}
+
+static void *host_alloc(kit_ctx *ctx, size_t bytes)
+{
+    return kit_host_alloc(bytes, kit_arg_set(&ctx->args, "--pinned"));
+}
+
+static void host_free(kit_ctx *ctx, void *p)
+{
+    kit_host_free(p, kit_arg_set(&ctx->args, "--pinned"));
 }
 
 static void teardown(kit_ctx *ctx)
 {
-    lab03 *L = ctx->user;
-    if (!L)
+    lab03_dev *D = ctx->user;
+    const lab03_input *in = input(ctx);
+    if (!D)
         return;
-    if (L->timers) {
-        kit_gpu_timer_destroy(&L->tk);
-        kit_gpu_timer_destroy(&L->tt);
-    }
-    void *dev[] = {L->d_in8, L->d_out8, L->d_filter, L->d_in64,
-                   L->d_tmp64, L->d_out64, L->d_row, L->d_col};
+    if (D->registered & 1)
+        cudaHostUnregister(in->h_in);
+    if (D->registered & 2)
+        cudaHostUnregister(in->h_in_p);
+    if (D->registered & 4)
+        cudaHostUnregister(in->h_in64);
+    void *dev[] = {D->d_in8, D->d_out8, D->d_filter, D->d_in64,
+                   D->d_tmp64, D->d_out64, D->d_row, D->d_col};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
         if (dev[i])
             cudaFree(dev[i]);
-    kit_host_free(L->h_in, L->pinned);
-    kit_host_free(L->h_in_p, L->pinned);
-    kit_host_free(L->h_out8, L->pinned);
-    kit_host_free(L->h_in64, L->pinned);
-    kit_host_free(L->h_out64, L->pinned);
-    free(L->h_ref);
-    free(L->h_ref_p);
-    free(L->h_ref64);
-    kit_filter_free(&L->f);
-    free(L);
+    free(D);
+    ctx->user = NULL;
 }
 
-static const kit_lab lab = {
-    .lab = "03",
-    .title = "2D convolution on the GPU from global memory: RGB bytes, zero border by guards",
-    .gpu = 1,
-    .options = KIT_OPT_SIZE | KIT_OPT_IMAGE | KIT_OPT_FILTER | KIT_OPT_OUT | KIT_OPT_BLOCK |
-               KIT_OPT_PINNED | KIT_OPT_DEVICE,
-    .default_w = 4992,
-    .default_h = 3744,
-    .default_filter = "laplace5",
-    .atol = 0.0,
-    .rtol = 0.0,
-    .nvariants = 5,
-    .variants = variants,
-    .first_variant = 1,
-    .help_extra = "8-bit outputs must equal the CPU reference exactly; v4 (float64) within\n"
-                  "1e-9 + 1e-12 |ref|. total ms: copy in, kernel, copy out; kernel ms: the same\n"
-                  "launch again on the data already on the GPU. v1, v2, v5: radius up to 8 and\n"
-                  "filters exact in float (not box; gaussian up to radius 4); v3: 8-bit integer\n"
-                  "weights (laplace5, edge3, sharpen3, gauss5, gaussian up to radius 2); v4:\n"
-                  "separable filters, radius up to 80.",
+static const kit_part_glue parts[] = {{
+    .part = "",
     .setup = setup,
-    .select = select_variant,
     .supports = supports,
-    .run = run,
-    .bytes = bytes,
+    .prepare = prepare,
+    .upload = upload,
+    .launch = launch,
+    .download = download,
     .config = config,
+    .host_alloc = host_alloc,
+    .host_free = host_free,
     .teardown = teardown,
-    .gpu_lines = kit_gpu_lines,
-};
+}};
+static const kit_glue glue = {1, parts, &kit_gpu_protocol};
 
 int main(int argc, char **argv)
 {
-    return kit_main(&lab, argc, argv);
+    return kit_main(&kit_lab_spec, &glue, argc, argv);
 }

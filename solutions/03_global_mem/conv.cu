@@ -1,18 +1,13 @@
 /* conv.cu - lab 03: 2D convolution on the GPU, global memory only.
  *
- * Versions (./lab03 --variant N):
- *   v1 one thread per output pixel, 16x16 blocks, interleaved RGB bytes, the
- *      filter read from global memory; the zero border by guards (baseline).
- *   v2 the filter in constant memory: every thread of a warp reads the same
- *      tap at once, which the constant cache broadcasts in one transaction.
- *   v3 planar channels and a 2D grid: a channel's bytes are contiguous, so a
- *      thread reads them four at a time (32-bit loads) for an 8x4 patch of
- *      outputs, and multiplies four bytes by four 8-bit weights in one dp4a
- *      instruction (exact integer sums): far fewer instructions per pixel.
- *   v4 separable filter in double: a row pass then a column pass, 2(2R+1)
- *      taps per pixel instead of (2R+1)^2 (seed 000's starting point).
- *   v5 planar, one pixel per thread, byte loads: the layout change alone, kept
- *      to show that on a GPU with large L1 caches it does not pay by itself.
+ * Versions (./lab03 --variant N), one step each, in teaching order:
+ *   v1 linear-grid: 1D grid, thread i takes pixel i, filter in global memory (the baseline)
+ *   v2 2d-grid: x, y from a 2D grid: no division, a block's windows overlap in the cache
+ *   v3 const-filter: taps in constant memory, broadcast to the whole warp in one read
+ *   v4 unrolled: one kernel per radius, loops unrolled: no counters, taps at fixed places
+ *   v5 planar-bytes: v4 on planar channels (the layout alone): a warp's bytes contiguous
+ *   v6 planar-words: 8x4 pixels a thread, 4 bytes a load, 4 taps a dp4a: far fewer instructions
+ *   v7 separable-f64: row then column pass in double: 2(2R+1) taps instead of (2R+1)^2
  *
  * Sections: device helpers, kernels, launchers.
  */
@@ -35,10 +30,70 @@ KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
     return (n + b - 1) / b;
 }
 
+/* v1 to v3: output pixel (x, y) of an interleaved picture, inside it, from
+ * the (2R+1)^2 taps at `filter` (global or constant memory: the caller's
+ * choice is the only difference between v2 and v3). */
+__device__ KIT_MAYBE_UNUSED static inline void conv_pixel(const unsigned char *d_in,
+                                                          unsigned char *d_out, int width,
+                                                          int height, int x, int y,
+                                                          const float *filter, int radius)
+{
+    /* >>> SOLUTION */
+    const int size = 2 * radius + 1;
+    float r = 0.0f, g = 0.0f, b = 0.0f;
+    for (int i = 0; i < size; i++) {
+        const int yy = y + i - radius;
+        if (yy < 0 || yy >= height)
+            continue;
+        for (int j = 0; j < size; j++) {
+            const int xx = x + j - radius;
+            if (xx < 0 || xx >= width)
+                continue;
+            const unsigned char *p = d_in + ((size_t)yy * width + xx) * CONV_CHANNELS;
+            const float c = filter[i * size + j];
+            r += c * p[0];
+            g += c * p[1];
+            b += c * p[2];
+        }
+    }
+    unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
+    o[0] = to_u8(r);
+    o[1] = to_u8(g);
+    o[2] = to_u8(b);
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: sum the window over rows i and columns j of the filter; a tap
+    // whose pixel (x+j-R, y+i-R) lies outside the picture adds nothing (skip
+    // it: no read outside the picture). Three sums, one per channel; write
+    // the three bytes of pixel (x, y) with to_u8().
+    <<< STUDENT */
+}
+
 /* ------------------------------------------------------------------ kernels */
 
-/* v1: interleaved, filter in global memory */
+/* v1: a 1D grid over every pixel, filter in global memory */
 __global__ void conv_v1_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
+                               int height, const float *d_filter, int radius)
+{
+    /* >>> SOLUTION */
+    /* W*H < 2^32 for any picture the kit takes, so 32 bits hold the index
+     * and the division is a 32-bit one */
+    const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (unsigned int)width * (unsigned int)height)
+        return;
+    const int y = (int)(i / (unsigned int)width);
+    const int x = (int)(i - (unsigned int)y * (unsigned int)width);
+    conv_pixel(d_in, d_out, width, height, x, y, d_filter, radius);
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: this thread's pixel number i from blockIdx.x, blockDim.x and
+    // threadIdx.x; threads past the last pixel (i >= W*H) do nothing; the
+    // pixel's row and column from i; then conv_pixel().
+    <<< STUDENT */
+}
+
+/* v2: a 2D grid, filter in global memory */
+__global__ void conv_v2_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
                                int height, const float *d_filter, int radius)
 {
     /* >>> SOLUTION */
@@ -46,37 +101,17 @@ __global__ void conv_v1_kernel(const unsigned char *d_in, unsigned char *d_out, 
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height)
         return;
-    const int size = 2 * radius + 1;
-    float r = 0.0f, g = 0.0f, b = 0.0f;
-    for (int i = 0; i < size; i++) {
-        const int yy = y + i - radius;
-        if (yy < 0 || yy >= height)
-            continue;
-        for (int j = 0; j < size; j++) {
-            const int xx = x + j - radius;
-            if (xx < 0 || xx >= width)
-                continue;
-            const unsigned char *p = d_in + ((size_t)yy * width + xx) * CONV_CHANNELS;
-            const float c = d_filter[i * size + j];
-            r += c * p[0];
-            g += c * p[1];
-            b += c * p[2];
-        }
-    }
-    unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = to_u8(r);
-    o[1] = to_u8(g);
-    o[2] = to_u8(b);
+    conv_pixel(d_in, d_out, width, height, x, y, d_filter, radius);
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: the pixel of this thread from blockIdx, blockDim and threadIdx;
-    // threads outside the picture do nothing; sum the window with guards for
-    // pixels outside the picture; write the three bytes with to_u8().
+    // TODO: the pixel of this thread from blockIdx, blockDim and threadIdx in
+    // x and in y; threads outside the picture (either way) do nothing; then
+    // conv_pixel().
     <<< STUDENT */
 }
 
-/* v2: interleaved, filter in constant memory */
-__global__ void conv_v2_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
+/* v3: a 2D grid, filter in constant memory */
+__global__ void conv_v3_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
                                int height, int radius)
 {
     /* >>> SOLUTION */
@@ -84,132 +119,97 @@ __global__ void conv_v2_kernel(const unsigned char *d_in, unsigned char *d_out, 
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height)
         return;
+    conv_pixel(d_in, d_out, width, height, x, y, c_filter, radius);
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: v2 with the taps read from c_filter.
+    <<< STUDENT */
+}
+
+/* v4 and v5: the window of v3 with the radius a compile-time constant (each
+ * kernel below passes a literal), so that every loop has a known trip count
+ * and unrolls completely and every tap index is a constant; planar chooses
+ * the layout (v4 interleaved, v5 planar), also at compile time. */
+__device__ __forceinline__ void conv_unrolled_body(const unsigned char *d_in,
+                                                   unsigned char *d_out, int width, int height,
+                                                   const int radius, const int planar)
+{
+    /* >>> SOLUTION */
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height)
+        return;
     const int size = 2 * radius + 1;
+    /* channel ch of pixel (xx, yy) is at (yy*W + xx)*step + ch*stride */
+    const int step = planar ? 1 : CONV_CHANNELS;
+    const size_t stride = planar ? (size_t)width * height : 1;
     float r = 0.0f, g = 0.0f, b = 0.0f;
+#pragma unroll
     for (int i = 0; i < size; i++) {
         const int yy = y + i - radius;
         if (yy < 0 || yy >= height)
             continue;
+#pragma unroll
         for (int j = 0; j < size; j++) {
             const int xx = x + j - radius;
             if (xx < 0 || xx >= width)
                 continue;
-            const unsigned char *p = d_in + ((size_t)yy * width + xx) * CONV_CHANNELS;
+            const unsigned char *p = d_in + ((size_t)yy * width + xx) * step;
             const float c = c_filter[i * size + j];
             r += c * p[0];
-            g += c * p[1];
-            b += c * p[2];
+            g += c * p[stride];
+            b += c * p[2 * stride];
         }
     }
-    unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = to_u8(r);
-    o[1] = to_u8(g);
-    o[2] = to_u8(b);
-    /* <<< SOLUTION */
-    /* >>> STUDENT
-    // TODO: v1 with the taps read from c_filter.
-    <<< STUDENT */
-}
-
-/* v4: row pass, one double plane */
-__global__ void conv_v4_rows(const double *d_in, double *d_tmp, int width, int height,
-                             const double *d_row, int radius)
-{
-    /* >>> SOLUTION */
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= width || y >= height)
-        return;
-    const double *row = d_in + (size_t)y * width;
-    double s = 0.0;
-    for (int k = -radius; k <= radius; k++) {
-        const int xx = x + k;
-        if (xx >= 0 && xx < width)
-            s += d_row[k + radius] * row[xx];
-    }
-    d_tmp[(size_t)y * width + x] = s;
-    /* <<< SOLUTION */
-    /* >>> STUDENT
-    // TODO: d_tmp(x, y) = sum_k d_row[k+R] * d_in(x+k, y), zero outside.
-    <<< STUDENT */
-}
-
-/* v4: column pass, one double plane */
-__global__ void conv_v4_cols(const double *d_tmp, double *d_out, int width, int height,
-                             const double *d_col, int radius)
-{
-    /* >>> SOLUTION */
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= width || y >= height)
-        return;
-    double s = 0.0;
-    for (int k = -radius; k <= radius; k++) {
-        const int yy = y + k;
-        if (yy >= 0 && yy < height)
-            s += d_col[k + radius] * d_tmp[(size_t)yy * width + x];
-    }
-    d_out[(size_t)y * width + x] = s;
-    /* <<< SOLUTION */
-    /* >>> STUDENT
-    // TODO: d_out(x, y) = sum_k d_col[k+R] * d_tmp(x, y+k), zero outside.
-    <<< STUDENT */
-}
-
-/* v5: planar, one pixel per thread, byte loads (the course's literal step) */
-__global__ void conv_v5_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
-                               int height, int radius)
-{
-    /* >>> SOLUTION */
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= width || y >= height)
-        return;
-    const size_t plane = (size_t)width * height;
-    const int size = 2 * radius + 1;
-    float r = 0.0f, g = 0.0f, b = 0.0f;
-    for (int i = 0; i < size; i++) {
-        const int yy = y + i - radius;
-        if (yy < 0 || yy >= height)
-            continue;
-        const unsigned char *row = d_in + (size_t)yy * width;
-        for (int j = 0; j < size; j++) {
-            const int xx = x + j - radius;
-            if (xx < 0 || xx >= width)
-                continue;
-            const float c = c_filter[i * size + j];
-            r += c * row[xx];
-            g += c * row[plane + xx];
-            b += c * row[2 * plane + xx];
-        }
-    }
-    const size_t o = (size_t)y * width + x;
+    const size_t o = ((size_t)y * width + x) * step;
     d_out[o] = to_u8(r);
-    d_out[plane + o] = to_u8(g);
-    d_out[2 * plane + o] = to_u8(b);
+    d_out[o + stride] = to_u8(g);
+    d_out[o + 2 * stride] = to_u8(b);
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: as v2, but the three channels are three planes of width*height.
+    // TODO: v3's pixel (2D grid, guards, taps from c_filter) written out here
+    // with `#pragma unroll` before both window loops: radius is a constant in
+    // each kernel below, so the compiler can unroll them. Channel ch of pixel
+    // (xx, yy) lives at (yy*W + xx)*3 + ch when interleaved (planar == 0) and
+    // at ch*W*H + yy*W + xx when planar.
     <<< STUDENT */
 }
 
-/* v3: planar, a V3_PIX x V3_ROWS patch of one plane per thread, whole 32-bit
+/* One kernel per radius and layout: the radius is a literal in each. */
+#define CONV_UNROLLED_KERNELS(R)                                                                \
+    __global__ void conv_v4_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
+                                 int height)                                                    \
+    {                                                                                           \
+        conv_unrolled_body(d_in, d_out, width, height, R, 0);                                   \
+    }                                                                                           \
+    __global__ void conv_v5_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
+                                 int height)                                                    \
+    {                                                                                           \
+        conv_unrolled_body(d_in, d_out, width, height, R, 1);                                   \
+    }
+CONV_UNROLLED_KERNELS(0)
+CONV_UNROLLED_KERNELS(1)
+CONV_UNROLLED_KERNELS(2)
+CONV_UNROLLED_KERNELS(3)
+CONV_UNROLLED_KERNELS(4)
+
+/* v6: planar, a DP4A_PIX x DP4A_ROWS patch of one plane per thread, whole 32-bit
  * words: four neighbouring bytes of a plane are loaded as one word and
  * multiplied by four 8-bit weights in one instruction (dp4a), with integer
  * sums, which for these filters are exact. The body takes the radius as a
  * constant so that the words live in registers; one small kernel per radius
  * (below) instantiates it. */
-#ifndef V3_PIX
-#define V3_PIX 8 /* outputs along a row: a multiple of 4 */
+#ifndef DP4A_PIX
+#define DP4A_PIX 8 /* outputs along a row: a multiple of 4 */
 #endif
-#ifndef V3_ROWS
-#define V3_ROWS 4 /* output rows: each input row loaded once serves them all */
+#ifndef DP4A_ROWS
+#define DP4A_ROWS 4 /* output rows: each input row loaded once serves them all */
 #endif
-#define V3_TAP_WORDS ((2 * CONV_V3_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
-#define V3_LEAD_MAX (4 * ((CONV_V3_MAX_RADIUS + 3) / 4))       /* bytes fetched left of a patch */
+#define DP4A_TAP_WORDS ((2 * CONV_DP4A_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
+#define DP4A_LEAD_MAX (4 * ((CONV_DP4A_MAX_RADIUS + 3) / 4))       /* bytes fetched left of a patch */
 
 /* filter row i, word t: weights 4t .. 4t+3 of the row as signed bytes (zero past the row) */
-__constant__ int c_taps8[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS];
+__constant__ int c_taps8[(2 * CONV_DP4A_MAX_RADIUS + 1) * DP4A_TAP_WORDS];
 __constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
 
 /* Four bytes of a plane row from column x (a multiple of 4), zero outside
@@ -243,12 +243,12 @@ __device__ KIT_MAYBE_UNUSED static inline unsigned int sum_to_u8(int acc, int sh
     return (unsigned int)min(max((2 * acc + (1 << shift)) >> (shift + 1), 0), 255);
 }
 
-__device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned char *d_out,
+__device__ __forceinline__ void conv_v6_body(const unsigned char *d_in, unsigned char *d_out,
                                              int width, int height, const int radius)
 {
     /* >>> SOLUTION */
-    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * V3_PIX;
-    const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * V3_ROWS;
+    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * DP4A_PIX;
+    const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * DP4A_ROWS;
     if (x0 >= width || y0 >= height)
         return;
     const size_t plane = (size_t)width * height;
@@ -257,36 +257,36 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
     const int size = 2 * radius + 1;
     const int taps = (size + 3) / 4;          /* weight words per filter row */
     const int lead = 4 * ((radius + 3) / 4);  /* whole words fetched left of x0 */
-    const int nwords = (2 * lead + V3_PIX) / 4;
+    const int nwords = (2 * lead + DP4A_PIX) / 4;
     /* the whole window inside the picture: no per-word checks */
-    const int fast = aligned && x0 - lead >= 0 && x0 + V3_PIX + lead <= width;
-    int acc[V3_ROWS][V3_PIX];
+    const int fast = aligned && x0 - lead >= 0 && x0 + DP4A_PIX + lead <= width;
+    int acc[DP4A_ROWS][DP4A_PIX];
 #pragma unroll
-    for (int r = 0; r < V3_ROWS; r++)
+    for (int r = 0; r < DP4A_ROWS; r++)
 #pragma unroll
-        for (int p = 0; p < V3_PIX; p++)
+        for (int p = 0; p < DP4A_PIX; p++)
             acc[r][p] = 0;
-    /* input rows y0-R .. y0+V3_ROWS-1+R; input row k feeds output row r
+    /* input rows y0-R .. y0+DP4A_ROWS-1+R; input row k feeds output row r
      * through filter row i = k - r */
 #pragma unroll
-    for (int k = 0; k < size + V3_ROWS - 1; k++) {
+    for (int k = 0; k < size + DP4A_ROWS - 1; k++) {
         const int yy = y0 - radius + k;
         const int inside = yy >= 0 && yy < height;
         const unsigned char *row = in + (size_t)(inside ? yy : 0) * width;
-        /* bytes x0-lead .. x0+V3_PIX+lead-1, and one zero word past them for
+        /* bytes x0-lead .. x0+DP4A_PIX+lead-1, and one zero word past them for
          * the last window, whose extra bytes meet zero weights */
-        unsigned int w[(2 * V3_LEAD_MAX + V3_PIX) / 4 + 1];
+        unsigned int w[(2 * DP4A_LEAD_MAX + DP4A_PIX) / 4 + 1];
 #pragma unroll
         for (int q = 0; q < nwords; q++)
             w[q] = inside ? load4(row, x0 - lead + 4 * q, width, aligned, fast) : 0u;
         w[nwords] = 0u;
 #pragma unroll
-        for (int r = 0; r < V3_ROWS; r++) {
+        for (int r = 0; r < DP4A_ROWS; r++) {
             const int i = k - r;
             if (i < 0 || i >= size)
                 continue;
 #pragma unroll
-            for (int p = 0; p < V3_PIX; p++) {
+            for (int p = 0; p < DP4A_PIX; p++) {
 #pragma unroll
                 for (int t = 0; t < taps; t++) {
                     /* the four input bytes under weights 4t .. 4t+3 of output p */
@@ -294,19 +294,19 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
                     const unsigned int win =
                         (o % 4) ? __byte_perm(w[o / 4], w[o / 4 + 1], 0x3210 + 0x1111 * (o % 4))
                                 : w[o / 4];
-                    acc[r][p] = dot4(win, c_taps8[i * V3_TAP_WORDS + t], acc[r][p]);
+                    acc[r][p] = dot4(win, c_taps8[i * DP4A_TAP_WORDS + t], acc[r][p]);
                 }
             }
         }
     }
     const int shift = c_shift8;
 #pragma unroll
-    for (int r = 0; r < V3_ROWS; r++) {
+    for (int r = 0; r < DP4A_ROWS; r++) {
         if (y0 + r >= height)
             break;
         unsigned char *o = d_out + blockIdx.z * plane + (size_t)(y0 + r) * width;
 #pragma unroll
-        for (int q = 0; q < V3_PIX; q += 4) {
+        for (int q = 0; q < DP4A_PIX; q += 4) {
             const int x = x0 + q;
             const unsigned int b0 = sum_to_u8(acc[r][q], shift), b1 = sum_to_u8(acc[r][q + 1], shift),
                                b2 = sum_to_u8(acc[r][q + 2], shift), b3 = sum_to_u8(acc[r][q + 3], shift);
@@ -324,9 +324,9 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
     }
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: outputs x0 .. x0+V3_PIX-1 of rows y0 .. y0+V3_ROWS-1 of plane
+    // TODO: outputs x0 .. x0+DP4A_PIX-1 of rows y0 .. y0+DP4A_ROWS-1 of plane
     // blockIdx.z, in integer sums acc[r][p]. For each input row the patch
-    // needs, fetch the words of bytes x0-lead .. x0+V3_PIX+lead-1 with
+    // needs, fetch the words of bytes x0-lead .. x0+DP4A_PIX+lead-1 with
     // load4() into a register array w[]; for each output p and weight word t
     // of filter row i, the four input bytes under weights 4t .. 4t+3 start at
     // byte o = lead - R + p + 4t of w[] (__byte_perm joins two words when o
@@ -336,15 +336,60 @@ __device__ __forceinline__ void conv_v3_body(const unsigned char *d_in, unsigned
 }
 
 /* One kernel per radius, so the compiler knows it and keeps w[] in registers. */
-#define CONV_V3_KERNEL(R)                                                                       \
-    __global__ void conv_v3_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
+#define CONV_V6_KERNEL(R)                                                                       \
+    __global__ void conv_v6_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
                                  int height)                                                    \
     {                                                                                           \
-        conv_v3_body(d_in, d_out, width, height, R);                                            \
+        conv_v6_body(d_in, d_out, width, height, R);                                            \
     }
-CONV_V3_KERNEL(0)
-CONV_V3_KERNEL(1)
-CONV_V3_KERNEL(2)
+CONV_V6_KERNEL(0)
+CONV_V6_KERNEL(1)
+CONV_V6_KERNEL(2)
+
+/* v7: row pass, one double plane */
+__global__ void conv_v7_rows(const double *d_in, double *d_tmp, int width, int height,
+                             const double *d_row, int radius)
+{
+    /* >>> SOLUTION */
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height)
+        return;
+    const double *row = d_in + (size_t)y * width;
+    double s = 0.0;
+    for (int k = -radius; k <= radius; k++) {
+        const int xx = x + k;
+        if (xx >= 0 && xx < width)
+            s += d_row[k + radius] * row[xx];
+    }
+    d_tmp[(size_t)y * width + x] = s;
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: d_tmp(x, y) = sum_k d_row[k+R] * d_in(x+k, y), zero outside.
+    <<< STUDENT */
+}
+
+/* v7: column pass, one double plane */
+__global__ void conv_v7_cols(const double *d_tmp, double *d_out, int width, int height,
+                             const double *d_col, int radius)
+{
+    /* >>> SOLUTION */
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height)
+        return;
+    double s = 0.0;
+    for (int k = -radius; k <= radius; k++) {
+        const int yy = y + k;
+        if (yy >= 0 && yy < height)
+            s += d_col[k + radius] * d_tmp[(size_t)yy * width + x];
+    }
+    d_out[(size_t)y * width + x] = s;
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: d_out(x, y) = sum_k d_col[k+R] * d_tmp(x, y+k), zero outside.
+    <<< STUDENT */
+}
 
 /* ---------------------------------------------------------------- launchers */
 
@@ -366,15 +411,41 @@ int conv_v1(const unsigned char *d_in, unsigned char *d_out, int width, int heig
         return r;
     KIT_REQUIRE(d_filter != NULL);
     /* >>> SOLUTION */
-    dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
-    conv_v1_kernel<<<grid, block>>>(d_in, d_out, width, height, d_filter, radius);
+    const unsigned long long pixels = (unsigned long long)width * height;
+    const int threads = block_w * block_h;
+    const unsigned long long blocks = (pixels + threads - 1) / threads;
+    KIT_REQUIRE(blocks <= 2147483647ULL); /* the most blocks a grid's x may have */
+    conv_v1_kernel<<<(unsigned int)blocks, threads>>>(d_in, d_out, width, height, d_filter,
+                                                      radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: a 2D grid of block_w x block_h blocks covering the picture, the
-    // launch of conv_v1_kernel, then KIT_CHECK_LAUNCH(); return KIT_OK.
+    // TODO: blocks of block_w * block_h threads in a row (a 1D block), as
+    // many blocks as cover W*H pixels; launch conv_v1_kernel, then
+    // KIT_CHECK_LAUNCH(); return KIT_OK.
+    return KIT_NOT_IMPLEMENTED;
+    <<< STUDENT */
+}
+
+int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            const float *d_filter, int radius, int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
+    if (r != KIT_OK)
+        return r;
+    KIT_REQUIRE(d_filter != NULL);
+    /* >>> SOLUTION */
+    dim3 block(block_w, block_h);
+    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    conv_v2_kernel<<<grid, block>>>(d_in, d_out, width, height, d_filter, radius);
+    KIT_CHECK_LAUNCH();
+    return KIT_OK;
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: a 2D grid of block_w x block_h blocks covering the picture (the
+    // last column and row of blocks may stick out), the launch of
+    // conv_v2_kernel, then KIT_CHECK_LAUNCH(); return KIT_OK.
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }
@@ -389,20 +460,20 @@ int conv_upload_filter(const float *h_filter, int radius)
 
 int conv_upload_filter8(const signed char *h_taps, int radius, int shift)
 {
-    KIT_REQUIRE(h_taps != NULL && radius >= 0 && radius <= CONV_V3_MAX_RADIUS);
+    KIT_REQUIRE(h_taps != NULL && radius >= 0 && radius <= CONV_DP4A_MAX_RADIUS);
     KIT_REQUIRE(shift >= 0 && shift <= 24);
     const int size = 2 * radius + 1;
-    int words[(2 * CONV_V3_MAX_RADIUS + 1) * V3_TAP_WORDS] = {0};
+    int words[(2 * CONV_DP4A_MAX_RADIUS + 1) * DP4A_TAP_WORDS] = {0};
     for (int i = 0; i < size; i++)
         for (int j = 0; j < size; j++)
-            words[i * V3_TAP_WORDS + j / 4] |= (int)((unsigned int)(unsigned char)h_taps[i * size + j]
-                                                     << (8 * (j % 4)));
+            words[i * DP4A_TAP_WORDS + j / 4] |= (int)((unsigned int)(unsigned char)h_taps[i * size + j]
+                                                       << (8 * (j % 4)));
     CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, words, sizeof words));
     CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
     return KIT_OK;
 }
 
-int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
 {
     int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
@@ -411,42 +482,89 @@ int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     /* >>> SOLUTION */
     dim3 block(block_w, block_h);
     dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
-    conv_v2_kernel<<<grid, block>>>(d_in, d_out, width, height, radius);
+    conv_v3_kernel<<<grid, block>>>(d_in, d_out, width, height, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: launch conv_v2_kernel as in v1.
+    // TODO: launch conv_v3_kernel as in v2.
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }
 
-int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+typedef void (*conv_u8_kernel)(const unsigned char *, unsigned char *, int, int);
+
+int conv_v4(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
 {
-    int r = check_args(d_in, d_out, width, height, radius, CONV_V3_MAX_RADIUS, block_w, block_h);
+    int r = check_args(d_in, d_out, width, height, radius, CONV_UNROLL_MAX_RADIUS, block_w,
+                       block_h);
     if (r != KIT_OK)
         return r;
     /* >>> SOLUTION */
-    typedef void (*kernel_fn)(const unsigned char *, unsigned char *, int, int);
-    static const kernel_fn by_radius[CONV_V3_MAX_RADIUS + 1] = {
-        conv_v3_r0, conv_v3_r1, conv_v3_r2};
+    static const conv_u8_kernel by_radius[CONV_UNROLL_MAX_RADIUS + 1] = {
+        conv_v4_r0, conv_v4_r1, conv_v4_r2, conv_v4_r3, conv_v4_r4};
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(blocks_for(width, V3_PIX), block_w),
-              blocks_for(blocks_for(height, V3_ROWS), block_h), CONV_CHANNELS);
+    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
     by_radius[radius]<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
     /* >>> STUDENT
-    // TODO: each thread covers V3_PIX x V3_ROWS pixels, so the grid needs
-    // fewer threads across and down; one grid layer (blockIdx.z) per plane;
-    // launch the kernel made for this radius (conv_v3_r0 .. conv_v3_r2).
+    // TODO: launch the kernel made for this radius (conv_v4_r0 .. conv_v4_r4)
+    // on v3's grid.
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }
 
-int conv_v4(const double *d_in, double *d_tmp, double *d_out, int width, int height,
+int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+            int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_UNROLL_MAX_RADIUS, block_w,
+                       block_h);
+    if (r != KIT_OK)
+        return r;
+    /* >>> SOLUTION */
+    static const conv_u8_kernel by_radius[CONV_UNROLL_MAX_RADIUS + 1] = {
+        conv_v5_r0, conv_v5_r1, conv_v5_r2, conv_v5_r3, conv_v5_r4};
+    dim3 block(block_w, block_h);
+    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    by_radius[radius]<<<grid, block>>>(d_in, d_out, width, height);
+    KIT_CHECK_LAUNCH();
+    return KIT_OK;
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: as v4, with the planar kernels conv_v5_r0 .. conv_v5_r4.
+    return KIT_NOT_IMPLEMENTED;
+    <<< STUDENT */
+}
+
+int conv_v6(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
+            int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_DP4A_MAX_RADIUS, block_w,
+                       block_h);
+    if (r != KIT_OK)
+        return r;
+    /* >>> SOLUTION */
+    static const conv_u8_kernel by_radius[CONV_DP4A_MAX_RADIUS + 1] = {
+        conv_v6_r0, conv_v6_r1, conv_v6_r2};
+    dim3 block(block_w, block_h);
+    dim3 grid(blocks_for(blocks_for(width, DP4A_PIX), block_w),
+              blocks_for(blocks_for(height, DP4A_ROWS), block_h), CONV_CHANNELS);
+    by_radius[radius]<<<grid, block>>>(d_in, d_out, width, height);
+    KIT_CHECK_LAUNCH();
+    return KIT_OK;
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: each thread covers DP4A_PIX x DP4A_ROWS pixels, so the grid needs
+    // fewer threads across and down; one grid layer (blockIdx.z) per plane;
+    // launch the kernel made for this radius (conv_v6_r0 .. conv_v6_r2).
+    return KIT_NOT_IMPLEMENTED;
+    <<< STUDENT */
+}
+
+int conv_v7(const double *d_in, double *d_tmp, double *d_out, int width, int height,
             const double *d_row, const double *d_col, int radius, int block_w, int block_h)
 {
     int r = check_args(d_in, d_out, width, height, radius, CONV_SEP_MAX_RADIUS, block_w, block_h);
@@ -457,33 +575,14 @@ int conv_v4(const double *d_in, double *d_tmp, double *d_out, int width, int hei
     /* >>> SOLUTION */
     dim3 block(block_w, block_h);
     dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
-    conv_v4_rows<<<grid, block>>>(d_in, d_tmp, width, height, d_row, radius);
+    conv_v7_rows<<<grid, block>>>(d_in, d_tmp, width, height, d_row, radius);
     KIT_CHECK_LAUNCH();
-    conv_v4_cols<<<grid, block>>>(d_tmp, d_out, width, height, d_col, radius);
+    conv_v7_cols<<<grid, block>>>(d_tmp, d_out, width, height, d_col, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: launch the row pass, check it, then the column pass, check it.
-    return KIT_NOT_IMPLEMENTED;
-    <<< STUDENT */
-}
-
-int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
-            int block_w, int block_h)
-{
-    int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
-    if (r != KIT_OK)
-        return r;
-    /* >>> SOLUTION */
-    dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
-    conv_v5_kernel<<<grid, block>>>(d_in, d_out, width, height, radius);
-    KIT_CHECK_LAUNCH();
-    return KIT_OK;
-    /* <<< SOLUTION */
-    /* >>> STUDENT
-    // TODO: launch conv_v5_kernel on a 2D grid, one thread per pixel.
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }

@@ -1,23 +1,120 @@
 #!/usr/bin/env bats
-# Lab 03 on any machine: usage errors come before the device check, and
-# without a GPU every binary exits 77 with one line (the GPU tests proper
-# are in tests/gpu/lab03.bats).
+# Lab 03 on any machine: it builds, --help lists the seven variants in
+# teaching order, usage errors come before the device check (exit 2, one
+# line), without a GPU every binary exits 77 with one line, and the
+# committed skeleton is the one generated from the solution. The GPU tests
+# proper are in tests/gpu/lab03.bats.
 load helpers
 
-@test "--help works without a GPU and lists the five variants" {
+@test "make builds lab03 (the skeleton) and lab03-ref (the solution)" {
+    run make -s -C "$L03" WERROR=1
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ -x "$L03/lab03" ]
+    [ -x "$L03/lab03-ref" ]
+}
+
+@test "--help works without a GPU and lists the seven variants in teaching order" {
     run "$L03/lab03-ref" --help
     [ "$status" -eq 0 ]
-    [[ "$output" == *"--pinned"* && "$output" == *"--block WxH"* ]]
-    [[ "$output" == *"3 planar-words"* && "$output" == *"5 planar-bytes"* ]]
+    [[ "$output" == *"--pinned"* ]]
+    [[ "$output" == *"--block WxH"* ]]
+    local order="" n
+    for n in linear-grid 2d-grid const-filter unrolled planar-bytes planar-words separable-f64; do
+        order+=$(printf '%s\n' "$output" | grep -nE "^ *[1-7] +$n( |$)" | cut -d: -f1)" "
+    done
+    # each name once, on its own line, in this order, numbered 1 to 7
+    [ "$(echo $order | wc -w)" -eq 7 ] || { echo "$output"; false; }
+    printf '%s\n' $order | sort -nc
+    [[ "$output" == *"1 linear-grid"* ]]
+    [[ "$output" == *"6 planar-words"* ]]
+    [[ "$output" == *"7 separable-f64"* ]]
+    # the skeleton binary describes the same lab
+    run "$L03/lab03" --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"4 unrolled"* ]]
 }
 
 @test "bad usage and bad input give exit 2 with one line, GPU or not" {
-    for args in "--bogus" "--variant 6" "--block 64x32" "--filter nope" "--threads 2" \
-                "--image /nonexistent.png" "--filter edge3 --radius 4"; do
+    for args in "--bogus" "--variant 8" "--variant 0" "--block 64x32" "--block 0x4" \
+                "--filter nope" "--threads 2" "--size 0x5" "--image /nonexistent.png" \
+                "--filter edge3 --radius 4" "--filter gaussian --radius 81"; do
         run bash -c "'$L03/lab03-ref' $args 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
         [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ] || { echo "$args: $output"; false; }
     done
+}
+
+@test "a corrupt picture is refused with exit 2 and one line naming it" {
+    printf 'not a picture at all' >"$BATS_TEST_TMPDIR/bad.png"
+    run bash -c "'$L03/lab03-ref' --image '$BATS_TEST_TMPDIR/bad.png' 2>&1 >/dev/null"
+    [ "$status" -eq 2 ]
+    [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+    [[ "$output" == *"bad.png"* ]]
+}
+
+@test "a variant refuses a filter it cannot take before the device check: exit 2, one line" {
+    for args in "--variant 6 --filter gaussian --radius 3" "--variant 6 --filter gaussian --radius 4" \
+                "--variant 6 --filter box --radius 1" "--variant 1 --filter gaussian --radius 9" \
+                "--variant 7 --filter laplace5" "--variant 7 --filter sharpen3"; do
+        run bash -c "'$L03/lab03-ref' $args --size 20x20 2>&1 >/dev/null"
+        [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
+        [ "${#lines[@]}" -eq 1 ] || { echo "$args: $output"; false; }
+    done
+    for v in 1 2 3 4 5; do
+        run bash -c "'$L03/lab03-ref' --variant $v --filter box --radius 2 --size 20x20 2>&1 >/dev/null"
+        [ "$status" -eq 2 ] || { echo "v$v: exit $status"; false; }
+        [[ "$output" == *"not exact"* ]]
+    done
+    run bash -c "'$L03/lab03-ref' --variant 6 --filter gaussian --radius 3 --size 20x20 2>&1"
+    [[ "$output" == *"8-bit integer weights"* ]]
+    run bash -c "'$L03/lab03-ref' --variant 1 --filter gaussian --radius 9 --size 20x20 2>&1"
+    [[ "$output" == *"radius 9"* ]]
+    run bash -c "'$L03/lab03-ref' --variant 7 --size 20x20 2>&1"
+    [[ "$output" == *"separable"* ]]
+}
+
+@test "what a variant can take is not refused: it runs, or exits 77 without a GPU" {
+    for args in "--variant 6 --filter gaussian --radius 2" "--variant 6 --filter sharpen3" \
+                "--variant 4 --filter gaussian --radius 4" "--variant 5 --filter edge3" \
+                "--variant 1 --filter gauss5 --block 1024x1" "--variant 7 --filter box --radius 80" \
+                "--variant 7 --filter gaussian --radius 5 --pinned"; do
+        run "$L03/lab03-ref" $args --size 21x13 --reps 1 --quiet
+        case $status in 0|77) ;; *) echo "$args: exit $status"; echo "$output"; false ;; esac
+    done
+}
+
+@test "spec.c and ref.c agree across layouts and keys (the grader's checker, no GPU)" {
+    run make -s -C "$KIT_ROOT/grading" build/check-03
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    C="$KIT_ROOT/grading/build/check-03" T="$BATS_TEST_TMPDIR" A="--size 23x17 --filter gauss5 --seed 9"
+    for v in 1 5 7; do
+        "$C" reference --variant $v --key 3f --out "$T/r$v.bin" -- $A
+    done
+    "$C" reference --variant 1 --key 3f --out "$T/again.bin" -- $A
+    "$C" reference --variant 1 --key 0 --out "$T/k0.bin" -- $A
+    cmp -s "$T/r1.bin" "$T/again.bin"           # the same key, the same content
+    run cmp -s "$T/r1.bin" "$T/k0.bin"          # another key, other content
+    [ "$status" -ne 0 ]
+    # planar bytes are the interleaved bytes transposed; the doubles round to them
+    python3 - "$T" <<'PY'
+import struct, sys
+t, w, h = sys.argv[1], 23, 17
+r1, r5, r7 = (open(f"{t}/r{v}.bin", "rb").read() for v in (1, 5, 7))
+n = w * h
+assert len(r1) == len(r5) == 3 * n and len(r7) == 24 * n
+assert r5 == bytes(r1[(i % n) * 3 + i // n] for i in range(3 * n)), "planar != interleaved"
+d = struct.unpack(f"{3 * n}d", r7)
+assert [max(0, min(255, int(x + 0.5))) for x in d] == list(r5), "doubles do not round to bytes"
+PY
+    # what each variant takes, as the harness says it (n/a with a reason)
+    run "$C" describe -- --size 20x16 --filter gaussian --radius 3
+    [ "$status" -eq 0 ]
+    [[ "$output" == *'{"v":6,"supported":false'* ]]
+    [[ "$output" == *'{"v":7,"supported":true'* ]]
+    [[ "$output" == *'"min_launches":6'* ]]
+    run "$C" describe -- --size 20x16 --filter laplace5
+    [[ "$output" == *'{"v":6,"supported":true'* ]]
+    [[ "$output" == *'{"v":7,"supported":false'* ]]
 }
 
 @test "without a CUDA device every lab 03 binary exits 77 with one line" {
@@ -30,8 +127,26 @@ load helpers
     done
 }
 
-@test "the committed lab 03 skeleton equals the generated one" {
+@test "the untouched skeleton exits 4 on a GPU, for every variant" {
+    skip_without_gpu "$L03/lab03-ref"
+    run "$L03/lab03" --size 64x64 --reps 1
+    [ "$status" -eq 4 ]
+    for v in 1 2 3 4 5 6 7; do
+        f=laplace5
+        [ "$v" -ne 7 ] || f=gauss5
+        run "$L03/lab03" --variant $v --filter $f --size 33x17 --reps 1
+        [ "$status" -eq 4 ] || { echo "v$v: exit $status"; echo "$output"; false; }
+    done
+}
+
+@test "the committed lab 03 skeleton equals the generated one, with no answer in it" {
     run make -s -C "$L03" skeleton-check
-    [ "$status" -eq 0 ]
-    ! grep -q 'r += c \* p\[0\]' "$L03/conv.cu"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    run grep -c 'r += c \* p\[0\]\|dot4(win\|conv_pixel(d_in, d_out\|<<<' "$L03/conv.cu"
+    [ "$output" = 0 ]
+    # the kernels each variant's TODO names are there to be written
+    for k in conv_v1_kernel conv_v2_kernel conv_v3_kernel conv_unrolled_body conv_v6_body \
+             conv_v7_rows conv_v7_cols; do
+        grep -q "$k" "$L03/conv.cu" || { echo "no $k in the skeleton"; false; }
+    done
 }

@@ -276,7 +276,7 @@ field() {
     args=$(tr '\n' ' ' <"$FAKE_NCU_ARGS")
     [[ "$args" == "--csv --page raw --print-units base --clock-control none --metrics "* ]]
     [[ "$args" == *" -k regex:conv|tiled -c 2 ./lab03 --variant a b " ]]
-    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum" ]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio,dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_integer_pred_on.sum,smsp__sass_thread_inst_executed_op_fp32_pred_on.sum,smsp__sass_thread_inst_executed_op_conversion_pred_on.sum,smsp__sass_thread_inst_executed_op_memory_pred_on.sum" ]
     # the argument with a space stayed one argument
     [ "$(tail -n 1 "$FAKE_NCU_ARGS")" = "a b" ]
     # the set's members that the capture lacks are named on stderr
@@ -376,11 +376,11 @@ field() {
     [ "$output" = "$lab06" ]
     [ "${#lines[@]}" -eq 9 ]
     run "$METRICS" list --set lab03
-    [ "${#lines[@]}" -eq 11 ]
-    # the header and the 24 legacy names that have an ncu equivalent
+    [ "${#lines[@]}" -eq 16 ] # the global set and the instruction mix
+    # the header and the 29 legacy names that have an ncu equivalent
     run "$METRICS" list --set all
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 25 ]
+    [ "${#lines[@]}" -eq 30 ]
     [[ "$output" != *inst_replay_overhead* ]]
     run "$METRICS" list --sets
     [ "$status" -eq 0 ]

@@ -17,3 +17,13 @@ setup_file() {
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [ "$output" -eq 15 ] # five variants, warm-up + 2 repetitions each
 }
+
+@test "lab 03: the harness's outputs pass the checker, 8-bit and double layouts" {
+    local b="$KIT_ROOT/labs/03_global_mem/lab03-ref"
+    skip_without_gpu "$b"
+    run agree "$b" "$KIT_ROOT/grading/build/check-03" --size 67x35 --filter gauss5
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 21 ] # seven variants, warm-up + 2 repetitions each
+    run agree "$b" "$KIT_ROOT/grading/build/check-03" --size 31x9 --filter sharpen3 --block 8x4
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+}
