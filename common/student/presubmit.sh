@@ -37,8 +37,8 @@ while [ $# -gt 0 ]; do
 done
 name="lab$lab"
 labdir=$(pwd)
-labname=$(basename "$labdir")
 kitroot=$(cd "$here/../.." && pwd)
+labrel=${labdir#"$kitroot"/}     # labs/01_cpu_conv (where the lab sits in the kit)
 [ -x "$checker" ] || { echo "make presubmit: the checker $checker is not built" >&2; exit 2; }
 checker=$(cd "$(dirname "$checker")" && pwd)/$(basename "$checker")
 mkdir -p "$outdir" || exit 2
@@ -61,7 +61,7 @@ echo "$name presubmit: your $srcs built and run the way the grader does it"
 
 # ---- 1. the fresh copy
 kit="$work/kit"
-mkdir -p "$kit/common/build" "$kit/labs/$labname" "$work/src" "$work/out"
+mkdir -p "$kit/common/build" "$kit/$labrel" "$work/src" "$work/out"
 (cd "$kitroot/common" && tar -cf - --exclude=./build --exclude=./ref.c --exclude='*.o' .) |
     (cd "$kit/common" && tar -xf -) || exit 2
 for lib in libkit.a libkitgpu.a; do
@@ -70,7 +70,7 @@ done
 excl=(--exclude=./ref.c --exclude=./build --exclude=./out --exclude="./$name" --exclude="./$name-*"
       --exclude='*-diff.png' --exclude='*.o')
 for s in $srcs; do excl+=(--exclude="./$s"); done
-(cd "$labdir" && tar -cf - "${excl[@]}" .) | (cd "$kit/labs/$labname" && tar -xf -) || exit 2
+(cd "$labdir" && tar -cf - "${excl[@]}" .) | (cd "$kit/$labrel" && tar -xf -) || exit 2
 for s in $srcs; do
     if [ ! -f "$labdir/$s" ]; then
         bad "$s is missing: the grader would build the skeleton's $s instead"
@@ -83,7 +83,7 @@ chmod -R a-w "$kit"
 # kit files the student changed: the grader uses its own copy of them
 if [ -f "$kitroot/common/student/kit.sha256" ]; then
     changed=$(cd "$kitroot" && sha256sum -c --quiet common/student/kit.sha256 2>/dev/null |
-        sed -n 's/: FAILED.*$//p' | grep -E "^(common/|labs/$labname/)" | tr '\n' ' ')
+        sed -n 's/: FAILED.*$//p' | grep -E "^(common/|$labrel/)" | tr '\n' ' ')
     if [ -n "$changed" ]; then
         bad "you changed files of the kit: ${changed% }; the grader uses its own copy of them, so your build there will differ"
     fi
@@ -93,8 +93,15 @@ fi
 build() { # build DIR EXTRA...: 0 when labNN was built
     local o=$1
     shift
-    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$kit/labs/$labname" \
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$kit/$labrel" \
         GRADED=1 O="$o" SRC="$work/src" "$@" "$name" >"$o.log" 2>&1 && [ -x "$o/$name" ]
+}
+# first_lines LOG WORD: the log's first lines with WORD (else its last lines), our folders cut
+first_lines() {
+    local l
+    l=$(grep -E "$2" "$1" | grep -Ev '^(make|gcc|cc|nvcc|g\+\+|clang)[: ]|^[^ ]*/(gcc|nvcc|cc) ')
+    [ -n "$l" ] || l=$(tail -n 3 "$1")
+    printf '%s\n' "$l" | sed "s|$work/src/||g; s|$kit/||g" | head -n 5 | sed 's/^/      /'
 }
 built=0
 if build "$work/out" WERROR=1; then
@@ -104,19 +111,22 @@ else
     cp "$work/out.log" "$outdir/build.log"
     if build "$work/loose" WERROR=0; then
         bad "your files compile only with warnings, and the grader builds with warnings as errors (-Werror): its build fails. The first ones:"
-        grep -E 'warning|error' "$work/loose.log" | grep -v '^make' | sed "s|$work/src/||g; s|$kit/||g" | head -n 5 | sed 's/^/      /'
+        first_lines "$work/loose.log" 'warning:' 
     else
         bad "your files do not compile in the grader's build. The first errors:"
-        grep -E 'error' "$work/out.log" | grep -v '^make' | sed "s|$work/src/||g; s|$kit/||g" | head -n 5 | sed 's/^/      /'
+        first_lines "$work/out.log" 'error:|Error [0-9]|multiple definition|undefined reference' 
     fi
     say "the whole build log: $outdir/build.log"
 fi
 
-# ---- 3. what the student's objects define and call
-if [ "$built" = 1 ]; then
+# ---- 3. what the student's objects define and call (whichever build made them)
+objs=0
+for s in $srcs; do [ -f "$work/out/build/skel/$s.o" ] || [ -f "$work/loose/build/skel/$s.o" ] && objs=1; done
+if [ "$objs" = 1 ]; then
     forb=""
     for s in $srcs; do
         o="$work/out/build/skel/$s.o"
+        [ -f "$o" ] || o="$work/loose/build/skel/$s.o"
         [ -f "$o" ] || continue
         f=$(nm -g "$o" 2>/dev/null | awk -v file="$s" '
             NF == 3 && $2 != "U" && $2 != "w" && $2 != "v" && $3 ~ /^(kit_.*|main|InitializeInjection|cupti.*)$/ { printf "%s defines %s; ", file, $3 }
@@ -133,7 +143,7 @@ fi
 # ---- 4. the public cases in the grader's mode, judged by the grader's checker
 if [ "$built" = 1 ]; then
     mapfile -t CASES < <(printf '%s' "$cases_str" | tr ';' '\n' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | grep -v '^$')
-    declare -A RES FIRST VN
+    declare -A RES FIRST VN GIVEN
     order=()
     runlog="$outdir/runs.log"
     : >"$runlog"
@@ -158,11 +168,12 @@ if [ "$built" = 1 ]; then
             echo "== $c: exit $rc" >>"$runlog"
         fi
         # the case's variants: what the binary wrote, and what it should have
-        while read -r n vn _; do
+        while read -r n vn g; do
             [ -n "$n" ] || continue
             [ -z "$cv" ] || [ "$cv" = "$n" ] || continue
             key="${part:+$part:}$n"
             VN[$key]=$vn
+            GIVEN[$key]=${g:-}
             [[ " ${order[*]} " == *" $key "* ]] || order+=("$key")
             meta="$d/v$n.txt"
             if [ ! -f "$meta" ]; then
@@ -180,7 +191,14 @@ if [ "$built" = 1 ]; then
                     # shellcheck disable=SC2086
                     first=$("$checker" compare --part "$part" --variant "$n" --key "$kk" -- --seed 1 $c <"$f" 2>&1 | head -n 1)
                     if [ "$first" != pass ]; then
-                        verdict=wrong; why="$first (output of key $kk)"
+                        verdict=wrong
+                        case $first in
+                            "fail "*) read -r _ m cnt mabs _ <<<"$first"
+                                why="$m of $cnt values wrong, largest error $mabs" ;;
+                            "bad "*) why="the checker refused the output: ${first#bad }" ;;
+                            *) why="the checker said: $first" ;;
+                        esac
+                        [ "$kk" = 0 ] && why="$why (the warm-up run)" || why="$why (a timed run, key $kk)"
                         break
                     fi
                 done
@@ -208,12 +226,16 @@ if [ "$built" = 1 ]; then
     for key in "${order[@]}"; do
         p=${RES[$key:pass]:-0} w=${RES[$key:wrong]:-0} ni=${RES[$key:not-implemented]:-0}
         e=$(( ${RES[$key:error]:-0} + ${RES[$key:crashed]:-0} )) na=${RES[$key:n/a]:-0}
-        label="v${key##*:} ${VN[$key]}"
+        label="v${key##*:} ${VN[$key]}${GIVEN[$key]:+ (given)}"
         [[ $key == *:* ]] && label="${key%%:*}:$label"
         if [ "$ni" -gt 0 ] && [ "$p" -eq 0 ] && [ "$w" -eq 0 ] && [ "$e" -eq 0 ]; then
             bad "$label: missing: it says not implemented, and the grader gives a missing variant no points"
         elif [ "$w" -gt 0 ] || [ "$e" -gt 0 ] || [ "$ni" -gt 0 ]; then
-            bad "$label: correct on $p, wrong on $w, failed to run on $e of $((p + w + e + ni)) cases; first: ${FIRST[$key]}"
+            how="correct on $p of $((p + w + e + ni)) cases"
+            [ "$w" -eq 0 ] || how="$how, wrong on $w"
+            [ "$e" -eq 0 ] || how="$how, failed to run on $e"
+            [ "$ni" -eq 0 ] || how="$how, not implemented on $ni"
+            bad "$label: $how; first: ${FIRST[$key]}"
         else
             say "$label: correct on all $p cases it takes${na:+$( [ "$na" -gt 0 ] && echo " ($na it cannot take)")}"
         fi

@@ -38,10 +38,10 @@ rows_before=0
 # statuses NEW_ROWS_FROM: "vN" of the rows appended since then whose status is $2
 appended_with() {
     [ -n "$results" ] && [ -f "$results" ] || return 0
-    tail -n +"$(($1 + 1))" "$results" | awk -F'\t' -v want="$2" '
+    awk -F'\t' -v skip="$1" -v want="$2" '
         /^#/ { next }
         $1 == "lab" { for (c = 1; c <= NF; c++) if ($c == "status") col = c; next }
-        col && $col == want { printf "%sv%s", (n++ ? " " : ""), $2 }'
+        FNR > skip && col && $col == want { printf "%sv%s", (n++ ? " " : ""), $2 }' "$results"
 }
 
 case_text="${*}"
