@@ -29,7 +29,7 @@ else
         case $n in [0-9]) n=0$n ;; esac
         d=$(printf '%s\n' "$all_labs" | grep "^labs/${n}_" || true)
         if [ -z "$d" ]; then
-            echo "dist-student: LABS=$want: there is no lab $n (labs: $(printf '%s\n' "$all_labs" | sed 's|labs/\([0-9]*\)_.*|\1|' | tr '\n' ' '))" >&2
+            echo "dist-student: LABS=$want: there is no lab $n (the labs: $(printf '%s\n' "$all_labs" | sed 's|labs/\([0-9]*\)_.*|\1|' | paste -sd, -))" >&2
             exit 2
         fi
         labs="$labs $d"
@@ -131,4 +131,4 @@ mkdir -p out
 tar_path="out/$name$suffix.tar.gz"
 tar -czf "$tar_path.tmp" -C "$stage" "$name"
 mv "$tar_path.tmp" "$tar_path"
-echo "wrote $tar_path ($(tar -tzf "$tar_path" | grep -vc '/$') files; labs: $(printf '%s\n' $labs | sed 's|labs/||' | tr '\n' ' ')no solutions, tests, rubrics or grader)"
+echo "wrote $tar_path ($(tar -tzf "$tar_path" | grep -vc '/$') files; labs $(printf '%s\n' $labs | sed 's|labs/||' | paste -sd' ' -); no solutions, tests, rubrics or grader)"

@@ -235,14 +235,16 @@ for p in "${PARTS[@]}"; do
             echo "$label: not written yet"
             continue
         fi
-        ran=$((total - ${cnt[n/a]:-0} - ${cnt[not-written]:-0}))
-        parts=()
-        for st in "${!cnt[@]}"; do
-            [ "$st" = n/a ] && continue
-            parts+=("${cnt[$st]} $(kit_status_text "$st")")
+        ran=$((total - ${cnt[n/a]:-0}))
+        what="correct on ${cnt[PASS]:-0}"
+        for st in FAIL ERROR crashed timeout bad-input not-written no-device; do
+            [ "${cnt[$st]:-0}" -eq 0 ] || what="$what, $(kit_status_short "$st") on ${cnt[$st]}"
         done
-        what=$(printf '%s, ' "${parts[@]}")
-        what=${what%, }
+        for st in "${!cnt[@]}"; do
+            case $st in PASS | FAIL | ERROR | crashed | timeout | bad-input | not-written | no-device | n/a) ;;
+                *) what="$what, $(kit_status_short "$st") on ${cnt[$st]}" ;; esac
+        done
+        what="$what of $ran inputs"
         if [ "${cnt[PASS]:-0}" -eq "$ran" ]; then
             what="correct on all $ran inputs it takes"
         fi

@@ -92,6 +92,20 @@ kit_status() {
     esac
 }
 
+# kit_status_short WORD: the same in two or three words ("wrong" on 3 inputs).
+kit_status_short() {
+    case $1 in
+        FAIL) echo "wrong" ;;
+        ERROR) echo "runtime error" ;;
+        crashed) echo "crashed" ;;
+        timeout) echo "out of time" ;;
+        bad-input) echo "refused its arguments" ;;
+        not-written) echo "not written" ;;
+        no-device) echo "no CUDA device" ;;
+        *) echo "ended with ${1#exit-}" ;;
+    esac
+}
+
 # kit_status_text WORD: what a status word means, for the summary lines.
 kit_status_text() {
     case $1 in
