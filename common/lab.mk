@@ -150,10 +150,13 @@ PRESUBMIT_CHECKER := build/check-$(LAB_NUM)
 $(PRESUBMIT_CHECKER): $(KIT_ROOT)/grading/check.c $(LAB_DIR)/spec.c $(REF_SRCS) $(HEADERS) $(KITLIB) $(KITREFLIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(LAB_DIR)/spec.c $(REF_SRCS) -o $@ $(KITREFLIB) $(KITLIB) $(LDLIBS_KIT)
+# the toolchain choices of this make (CC, NVCC, CUDA_ARCH) go to the grader's
+# build too; nothing else of its command line does
+PRESUBMIT_PASS := $(foreach v,CC NVCC CUDA_ARCH,$(if $(filter command line environment,$(origin $(v))),--make-arg "$(v)=$($(v))"))
 presubmit: $(KITLIB) $(if $(filter 1,$(GPU)),$(KITGPULIB)) $(PRESUBMIT_CHECKER)
 	@$(STUDENT_TOOLS)/presubmit.sh --lab $(LAB_NUM) --srcs "$(STUDENT_SRCS)" \
 	  --checker $(PRESUBMIT_CHECKER) --cases '$(CHECK_ARGS)' --out "$(OUT)/presubmit" \
-	  --timeout $(CHECK_TIMEOUT)
+	  --timeout $(CHECK_TIMEOUT) $(PRESUBMIT_PASS)
 
 # ---- the skeleton is generated from the solution, never edited by hand
 skeleton:

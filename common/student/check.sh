@@ -76,7 +76,7 @@ if [ -n "$only" ]; then
 fi
 
 # ---- the cases, each with its part
-mapfile -t CASES < <(printf '%s' "$cases_str" | tr ';' '\n' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | grep -v '^$')
+mapfile -t CASES < <(kit_cases "$cases_str")
 if [ ${#CASES[@]} -eq 0 ]; then
     echo "make check: this lab lists no check inputs (CHECK_ARGS)" >&2
     exit 2
@@ -196,7 +196,7 @@ for p in "${PARTS[@]}"; do
             esac
             for f in "$work"/diff/*-diff.png; do
                 [ -e "$f" ] || continue
-                # shellcheck disable=SC2086
+                # shellcheck disable=SC2046,SC2086
                 dest="$name${p:+-$p}-v$n-$(kit_slug $(kit_drop_part ${CASES[$i]}))-diff.png"
                 mv "$f" "$outdir/$dest"
                 INDEX+=("$dest|v$n ${VNAME[_$p:$n]}: ${CASES[$i]}|$(grep -v 'diff picture' "$work/out" | head -n 8 | tr '|' '/' | tr '\n' '\r')")
@@ -226,7 +226,7 @@ for p in "${PARTS[@]}"; do
             total=$((total + 1))
             case $st in PASS | n/a | not-written | no-device) ;; *)
                 i=${k##*:}
-                [ -n "$firsti" ] && [ "$firsti" -le "$i" ] || { firsti=$i; firstbad="${CASES[$i]}"; } ;;
+                if [ -z "$firsti" ] || [ "$i" -lt "$firsti" ]; then firsti=$i; firstbad="${CASES[$i]}"; fi ;;
             esac
         done
         [ "$total" -gt 0 ] || continue

@@ -1,10 +1,8 @@
+# shellcheck shell=bash
 # lib.sh - shell functions shared by make check, make bench and make
 # presubmit (common/student/check.sh, run-variants.sh, presubmit.sh).
 # Sourced, never run. Everything here reads what a lab binary says about
 # itself (--help, exit codes, the TSV of --results): nothing names a lab.
-
-# Exit codes of every lab binary (DESIGN.md, "Harness contract").
-KIT_OK=0 KIT_WRONG=1 KIT_USAGE=2 KIT_RUNTIME=3 KIT_NOTIMPL=4 KIT_NODEVICE=77
 
 # kit_parts BIN: the names of the lab's parts, one a line ("" for a lab of one part).
 kit_parts() {
@@ -22,28 +20,25 @@ kit_variants() {
         on { exit }'
 }
 
-# kit_case_part ARGS...: the --part a case names ("" when none).
-kit_case_part() {
+# kit_case_opt NAME ARGS...: the value a case gives option NAME ("" when none).
+kit_case_opt() {
+    local name=$1
+    shift
     while [ $# -gt 0 ]; do
         case $1 in
-            --part) echo "${2:-}"; return ;;
-            --part=*) echo "${1#--part=}"; return ;;
+            "$name") echo "${2:-}"; return ;;
+            "$name"=*) echo "${1#"$name"=}"; return ;;
         esac
         shift
     done
     echo ""
 }
+kit_case_part() { kit_case_opt --part "$@"; }       # the --part a case names
+kit_case_variant() { kit_case_opt --variant "$@"; } # the --variant a case names
 
-# kit_case_variant ARGS...: the --variant a case names ("" when none).
-kit_case_variant() {
-    while [ $# -gt 0 ]; do
-        case $1 in
-            --variant) echo "${2:-}"; return ;;
-            --variant=*) echo "${1#--variant=}"; return ;;
-        esac
-        shift
-    done
-    echo ""
+# kit_cases 'ARGS; ARGS; ...': a lab's CHECK_ARGS, one case a line, trimmed.
+kit_cases() {
+    printf '%s' "$1" | tr ';' '\n' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | grep -v '^$'
 }
 
 # kit_drop_part ARGS...: the arguments without --part NAME.

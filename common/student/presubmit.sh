@@ -3,7 +3,7 @@
 # out the grader's way before the work is handed in.
 #
 #   presubmit.sh --lab NN --srcs "conv.c ..." --checker PATH --cases 'ARGS; ...'
-#                [--out DIR] [--timeout S]          (run in the lab's folder)
+#                [--out DIR] [--timeout S] [--make-arg VAR=VALUE ...]   (in the lab's folder)
 #
 # 1. A fresh copy of the kit in a private folder, as the grader makes it: the
 #    lab's folder without ref.c and without the student's files, common/
@@ -23,9 +23,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-lab="" srcs="" checker="" cases_str="" outdir="out/presubmit" limit=300
+lab="" srcs="" checker="" cases_str="" outdir="out/presubmit" limit=300 makeargs=()
 while [ $# -gt 0 ]; do
     case $1 in
+        --make-arg) makeargs+=("$2"); shift 2 ;;
         --lab) lab=$2; shift 2 ;;
         --srcs) srcs=$2; shift 2 ;;
         --checker) checker=$2; shift 2 ;;
@@ -94,7 +95,7 @@ build() { # build DIR EXTRA...: 0 when labNN was built
     local o=$1
     shift
     env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$kit/$labrel" \
-        GRADED=1 O="$o" SRC="$work/src" "$@" "$name" >"$o.log" 2>&1 && [ -x "$o/$name" ]
+        GRADED=1 O="$o" SRC="$work/src" ${makeargs[@]+"${makeargs[@]}"} "$@" "$name" >"$o.log" 2>&1 && [ -x "$o/$name" ]
 }
 # first_lines LOG WORD: the log's first lines with WORD (else its last lines), our folders cut
 first_lines() {
@@ -142,7 +143,7 @@ fi
 
 # ---- 4. the public cases in the grader's mode, judged by the grader's checker
 if [ "$built" = 1 ]; then
-    mapfile -t CASES < <(printf '%s' "$cases_str" | tr ';' '\n' | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | grep -v '^$')
+    mapfile -t CASES < <(kit_cases "$cases_str")
     declare -A RES FIRST VN GIVEN
     order=()
     runlog="$outdir/runs.log"
