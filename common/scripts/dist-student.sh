@@ -98,7 +98,8 @@ mv "$stage/kit.sha256" "$kit/common/student/kit.sha256"
 
 # ---- nothing of the answers may be inside: no solution marker, and no line
 # of any solution's answer (a line of a SOLUTION region that neither the
-# skeletons generated from the solutions nor common/ have)
+# skeletons generated from the solutions, nor common/, nor the labs' own
+# C and CUDA sources, the glue, have: a generic loop header may be in both)
 leak=$(grep -rlF -e '>>> SOLUTION' -e '<<< SOLUTION' "$kit" || true)
 if [ -n "$leak" ]; then
     echo "dist-student: solution markers in ${leak//$kit\//}; nothing written" >&2
@@ -116,6 +117,9 @@ done | sort -u >"$answers.all"
     # shellcheck disable=SC2046
     trimmed $(list_files common)
     for f in $(list_files solutions); do awk -f common/scripts/mkskel.awk "$f" | trimmed; done
+    for f in $(list_files labs | grep -E '\.(c|cu)$'); do
+        [ -e "solutions/$(basename "$(dirname "$f")")/$(basename "$f")" ] || trimmed "$f"
+    done
 } | sort -u >"$answers.kit"
 comm -23 "$answers.all" "$answers.kit" >"$answers"
 if [ -s "$answers" ]; then

@@ -32,7 +32,8 @@ partial_lab01() {
 }
 
 # the lines of every solution's answers (SOLUTION regions, 24 characters or
-# more, no comments) that neither a skeleton generated from it nor common/ has
+# more, no comments) that neither a skeleton generated from it, nor common/,
+# nor a lab's own glue (a .c or .cu file that is no student's) has
 answer_lines() {
     local f
     for f in "$KIT_ROOT"/solutions/*/*; do
@@ -43,6 +44,9 @@ answer_lines() {
     {
         for f in "$KIT_ROOT"/solutions/*/*; do awk -f "$KIT_ROOT/common/scripts/mkskel.awk" "$f"; done
         cat "$KIT_ROOT"/common/*.[ch] "$KIT_ROOT"/common/*.cu
+        for f in "$KIT_ROOT"/labs/*/*.c "$KIT_ROOT"/labs/*/*.cu; do
+            [ -e "$KIT_ROOT/solutions/$(basename "$(dirname "$f")")/$(basename "$f")" ] || cat "$f"
+        done
     } | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$1.kit"
     comm -23 "$1.all" "$1.kit" >"$1"
 }
