@@ -17,11 +17,13 @@ typedef struct {
     double kernel_ms, total_ms;
 } kit_rep_rec;
 
-/* ctx->out as DIR/vV.bin (k = 0, the warm-up) or DIR/vV.rK.bin, atomically. */
-void kit_dump_output(const kit_ctx *ctx, int v, int k);
-/* DIR/vV.txt: status, type, shape, span, one rep line per repetition. */
-void kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
-                   const kit_rep_rec *reps, int nreps);
+/* ctx->out as DIR/vV.bin (k = 0, the warm-up) or DIR/vV.rK.bin, atomically.
+ * 0, or -1 after one line. */
+int kit_dump_output(const kit_ctx *ctx, int v, int k);
+/* DIR/vV.txt: status, type, shape, span, one rep line per repetition. 0, or
+ * -1 after one line. */
+int kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
+                  const kit_rep_rec *reps, int nreps);
 /* The key of timed repetition k of variant v: asked of the grader on --ctl,
  * else kit_rep_key() of the seed. 0, or -1 after one line. */
 int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key);

@@ -12,7 +12,7 @@
  * each on fresh content (spec fresh(), a new key each time), with the output
  * poisoned before every run. The timing protocol is in one place, here:
  *   CPU variant (span host):   host clock around launch()
- *   GPU, span kernel:          upload(); L2 flushed; events around launch();
+ *   GPU, span kernel:          upload() (waited for); L2 flushed; events around launch();
  *                              download()   (total = upload + launch + download)
  *   GPU, span total:           L2 flushed; events around upload(), launch(),
  *                              download()   (kernel = launch() alone)

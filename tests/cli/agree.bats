@@ -122,3 +122,38 @@ assert c["variants"][1]["supported"] is False and "7 pixels" in c["variants"][1]
     [ "$status" -eq 0 ]
     [ "$output" -eq 9 ]
 }
+
+@test "the checker reads a case's arguments as the harness does: --seed=N, --part, refusals" {
+    local d="$BATS_TEST_TMPDIR/s" chk="$KIT_ROOT/grading/build/check-99"
+    mkdir -p "$d"
+    "$TP/lab99-ref" --part invert --size 9x5 --seed=5 --dump "$d" --reps 1 --quiet
+    run "$chk" compare --part invert --variant 1 -- --size 9x5 --seed=5 <"$d/v1.bin"
+    [ "$status" -eq 0 ]
+    [ "$output" = pass ]
+    # the part named among the case's arguments, as the harness takes it
+    run "$chk" compare --variant 1 -- --part invert --size 9x5 --seed 5 <"$d/v1.bin"
+    [ "$status" -eq 0 ]
+    [ "$output" = pass ]
+    run "$chk" compare --part invert --variant 1 -- --size 9x5 --seed=6 <"$d/v1.bin"
+    [ "$status" -eq 1 ]
+    # what the harness refuses, the checker refuses, for the same reason
+    local c01="$KIT_ROOT/grading/build/check-01" args reason
+    for args in "--seed banana" "--size 3x3 --image $d/none.png" "--device 0" "--seed"; do
+        # shellcheck disable=SC2086
+        run "$L01/lab01-ref" --reps 1 --size 4x4 $args
+        [ "$status" -eq 2 ]
+        reason=${output#lab01-ref: }
+        reason=${reason% (try --help)}
+        # shellcheck disable=SC2086
+        run "$c01" compare --variant 1 -- --size 4x4 $args </dev/null
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"$reason"* ]]
+    done
+    # the checker's own options are read strictly too
+    for args in "--variant 1x" "--variant 1 --key -1" "--variant 1 --key 0x5" \
+                "--variant 1 --atol abc" "--variant 1 --rtol -1"; do
+        # shellcheck disable=SC2086
+        run "$chk" compare --part invert $args -- --size 9x5 --seed 5 <"$d/v1.bin"
+        [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
+    done
+}
