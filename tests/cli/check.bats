@@ -61,7 +61,7 @@ CRASH_INVERT='(void)in; (void)out; (void)w; (void)h; *(volatile int *)0 = 1; ret
     [[ "$output" == *"scale:v2 unrolled: correct on all 2 inputs it takes"* ]]
     [[ "$output" == *"invert:v1 bytes: correct on 0, wrong on 2 of 2 inputs; first: --part invert --size 1x1"* ]]
     [[ "$output" == *"invert:v2 rows: not written yet"* ]]
-    # 1x1 is one row: no picture; 17x13 has one, named after its part and case
+    # a grey 1x1 result is no picture (one value); 17x13 is, named after its part and case
     [ "$(ls "$TP"/out/check/*-diff.png | wc -l)" -eq 1 ]
     is_png "$TP/out/check/lab99-invert-v1-size-17x13-diff.png"
     grep -q 'width=493 height=377' "$TP/out/check/index.html"

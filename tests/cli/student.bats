@@ -21,6 +21,14 @@ setup_file() {
 setup() {
     L1="$ST/labs/01_cpu_conv"
     PARTIAL="$BATS_TEST_DIRNAME/partial.awk"
+    # what a test changes in the student's copy is put back, pass or fail
+    cp "$L1/conv.c" "$BATS_TEST_TMPDIR/conv.c.orig"
+    cp "$L1/conv.h" "$BATS_TEST_TMPDIR/conv.h.orig"
+}
+
+teardown() {
+    cp "$BATS_TEST_TMPDIR/conv.c.orig" "$L1/conv.c"
+    cp "$BATS_TEST_TMPDIR/conv.h.orig" "$L1/conv.h"
 }
 
 # a lab-01 conv.c with v1 right, v2 wrong at the first float of every chunk
@@ -145,8 +153,8 @@ handout_commands() {
     [[ "$output" == *"v2 loop-order: correct on 0, wrong on 9 of 9 inputs; first: --size 1x1"* ]]
     [[ "$output" == *"v3 separable: not written yet"* ]]
     [[ "$output" == *"out/check/index.html"* ]]
-    # one picture per failing case of more than one row, named after the case
-    [ "$(ls "$L1"/out/check/lab01-v2-*-diff.png | wc -l)" -eq 8 ]
+    # one picture per failing case, named after the case
+    [ "$(ls "$L1"/out/check/lab01-v2-*-diff.png | wc -l)" -eq 9 ]
     is_png "$L1/out/check/lab01-v2-size-64x48_filter-edge3-diff.png"
     is_png "$L1/out/check/lab01-v2-size-64x48_filter-sharpen3-diff.png"
     run cmp -s "$L1/out/check/lab01-v2-size-64x48_filter-edge3-diff.png" "$L1/out/check/lab01-v2-size-64x48_filter-sharpen3-diff.png"
