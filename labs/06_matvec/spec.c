@@ -29,7 +29,7 @@ static const kit_optdesc opts[] = {
 static const kit_variant_desc variants[] = {
     V("cublas", "cublasDgemv, the transposed call on the column-major view (baseline)", 1),
     V("naive", "one thread per row: a warp's loads are n*8 bytes apart (uncoalesced)", 0),
-    V("tiled-atomic", "the seed's 2D tiles, x slice in shared memory, atomicAdd on double", 0),
+    V("tiled-atomic", "course report's 2D tiles: x slice in shared memory, atomicAdd on double", 0),
     V("tiled-cas", "v2 with the double add built from atomicCAS (GPUs before sm_60)", 0),
     V("warp-rows", "whole warps per row, 16-byte loads, shuffle sums, no atomics", 0),
 };
@@ -137,7 +137,7 @@ static const kit_part_spec parts[] = {{
         "A is rows x cols, row-major, entries uniform in [-1, 1). y passes when within\n"
         "atol = gamma(n+2) * max_i sum_j |a_ij x_j| of the CPU reference, where\n"
         "gamma(k) = k u / (1 - k u), u = 2^-53: the worst case of any summation order.\n"
-        "--tile WxH: v2/v3 tiles (default 512x64, the seed's BLOCK_WIDTH x BLOCK_HEIGHT).\n"
+        "--tile WxH: v2/v3 tiles (default 512x64, the tile of the course report).\n"
         "--block Tx1: T threads per block for v1 (default 512) and v4 (default 256, whole\n"
         "warps). kernel ms: the launch alone, A and x already on the GPU, the L2 flushed;\n"
         "total ms: copy A and x in, the launch, copy y out (v2/v3 zero y in their launch).",
