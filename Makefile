@@ -5,7 +5,7 @@
 #   make skeletons  regenerate every lab's skeleton from solutions/
 #   make bench      every lab's benchmark with the reference (REF=1)
 #   make gpu        on a machine with a GPU: build, GPU tests, sanitizer, benchmarks
-#   make dist-student   the tarball handed to students
+#   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
 LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
 
 all: common $(LABS)
@@ -37,8 +37,9 @@ plot:
 gpu:
 	@common/scripts/gpu-run.sh
 
+# LABS on the command line names the labs of a release (01,02); else every lab
 dist-student:
-	@common/scripts/dist-student.sh
+	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LABS)),"$(LABS)")
 
 clean:
 	@$(MAKE) --no-print-directory -C common clean

@@ -6,6 +6,7 @@
 #include "dump.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,37 +18,48 @@ static const char *type_name(kit_type t)
     return names[t];
 }
 
-void kit_dump_output(const kit_ctx *ctx, int v, int k)
+int kit_dump_output(const kit_ctx *ctx, int v, int k)
 {
     char path[4096];
     if (k == 0)
         snprintf(path, sizeof path, "%s/v%d.bin", ctx->opt.dump_dir, v);
     else
         snprintf(path, sizeof path, "%s/v%d.r%d.bin", ctx->opt.dump_dir, v, k);
-    if (kit_write_file_atomic(path, ctx->out.data, kit_buf_bytes(&ctx->out)))
+    if (kit_write_file_atomic(path, ctx->out.data, kit_buf_bytes(&ctx->out))) {
         kit_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
-void kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
-                   const kit_rep_rec *reps, int nreps)
+int kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
+                  const kit_rep_rec *reps, int nreps)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/v%d.txt", ctx->opt.dump_dir, v);
-    size_t cap = 256 + (size_t)nreps * 128, n = 0;
-    char *text = kit_malloc(cap);
-    n += (size_t)snprintf(text + n, cap - n, "status %s\n", status);
-    if (ctx->out.data)
-        n += (size_t)snprintf(text + n, cap - n, "type %s\nshape %d %d %d %d\n",
-                              type_name(ctx->out.type), ctx->out.w, ctx->out.h, ctx->out.c,
-                              ctx->out.planar);
-    n += (size_t)snprintf(text + n, cap - n, "span %lld %lld\n", t0, t1);
-    for (int i = 0; i < nreps; i++)
-        n += (size_t)snprintf(text + n, cap - n, "rep %d %016llx %lld %lld %.6f %.6f\n",
-                              reps[i].k, reps[i].key, reps[i].l0, reps[i].l1, reps[i].kernel_ms,
-                              reps[i].total_ms);
-    if (kit_write_file_atomic(path, text, n))
+    char *text = NULL;
+    size_t n = 0;
+    FILE *mem = open_memstream(&text, &n);
+    if (!mem) {
         kit_error("cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    fprintf(mem, "status %s\n", status);
+    if (ctx->out.data)
+        fprintf(mem, "type %s\nshape %d %d %d %d\n", type_name(ctx->out.type), ctx->out.w,
+                ctx->out.h, ctx->out.c, ctx->out.planar);
+    fprintf(mem, "span %lld %lld\n", t0, t1);
+    for (int i = 0; i < nreps; i++)
+        fprintf(mem, "rep %d %016llx %lld %lld %.6f %.6f\n", reps[i].k, reps[i].key, reps[i].l0,
+                reps[i].l1, reps[i].kernel_ms, reps[i].total_ms);
+    int bad = fclose(mem) != 0;
+    if (bad || kit_write_file_atomic(path, text, n)) {
+        kit_error("cannot write %s: %s", path, strerror(errno));
+        free(text);
+        return -1;
+    }
     free(text);
+    return 0;
 }
 
 /* One line from fd (without its newline); 0, or -1 at EOF or error. */
@@ -69,6 +81,48 @@ static int read_line(int fd, char *buf, size_t len)
     return 0;
 }
 
+/* The key of "key HEX": 1 to 16 hexadecimal digits, not all zero. */
+static int parse_key(const char *line, unsigned long long *key)
+{
+    if (strncmp(line, "key ", 4))
+        return -1;
+    const char *h = line + 4;
+    size_t n = strspn(h, "0123456789abcdefABCDEF");
+    if (n == 0 || n > 16 || h[n])
+        return -1;
+    *key = strtoull(h, NULL, 16);
+    return *key ? 0 : -1;
+}
+
+/* One line to the grader; 0, or -1 after one line when the channel is closed. */
+static int ctl_say(const kit_ctx *ctx, const char *what, int v, int k)
+{
+    char line[128];
+    int n = snprintf(line, sizeof line, "%s %d %d\n", what, v, k);
+    /* a grader that went away is an error with a reason, not death by SIGPIPE */
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
+    ssize_t w;
+    do
+        w = write(ctx->opt.ctl_out, line, (size_t)n);
+    while (w < 0 && errno == EINTR);
+    int e = errno;
+    sigaction(SIGPIPE, &old, NULL);
+    if (w != n) {
+        kit_error("the grader's key channel is closed (%s)", strerror(w < 0 ? e : EIO));
+        return -1;
+    }
+    return 0;
+}
+
+int kit_ctl_note(const kit_ctx *ctx, const char *what, int v, int k)
+{
+    return ctx->opt.ctl_in < 0 ? 0 : ctl_say(ctx, what, v, k);
+}
+
 int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key)
 {
     if (ctx->opt.ctl_in < 0) {
@@ -76,15 +130,10 @@ int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key)
         return 0;
     }
     char line[128];
-    int n = snprintf(line, sizeof line, "rep %d %d\n", v, k);
-    if (write(ctx->opt.ctl_out, line, (size_t)n) != n) {
-        kit_error("the grader's key channel is closed (%s)", strerror(errno));
+    if (ctl_say(ctx, "rep", v, k))
         return -1;
-    }
-    char *end;
-    if (read_line(ctx->opt.ctl_in, line, sizeof line) || strncmp(line, "key ", 4) ||
-        (*key = strtoull(line + 4, &end, 16), end == line + 4 || *end) || *key == 0) {
-        kit_error("the grader's key channel gave no key for repetition %d", k);
+    if (read_line(ctx->opt.ctl_in, line, sizeof line) || parse_key(line, key)) {
+        kit_error("the grader's key channel gave no key for repetition %d of variant %d", k, v);
         return -1;
     }
     return 0;
@@ -106,7 +155,7 @@ static int severity(int rc)
 }
 
 int kit_main_cases(int argc, char **argv, int at, int taken, const char *file,
-                   int (*once)(void *, int, char **), void *arg)
+                   int (*once)(void *, int, char **), int (*broken)(void *), void *arg)
 {
     FILE *fp = fopen(file, "r");
     if (!fp) {
@@ -119,32 +168,47 @@ int kit_main_cases(int argc, char **argv, int at, int taken, const char *file,
         if (i < at || i >= at + taken)
             av[base++] = argv[i];
     int worst = KIT_EXIT_OK;
-    char line[8192];
-    while (fgets(line, sizeof line, fp)) {
+    char *line = NULL;
+    size_t cap = 0;
+    errno = 0;
+    while (getline(&line, &cap, fp) != -1) { /* a line of any length stays one case */
         line[strcspn(line, "\r\n")] = 0;
-        if (!line[0])
-            continue;
         int n = base;
-        for (char *tok = strtok(line, "\t"); tok; tok = strtok(NULL, "\t")) {
+        char *save = NULL;
+        for (char *tok = strtok_r(line, "\t", &save); tok; tok = strtok_r(NULL, "\t", &save)) {
             if (n - base >= KIT_CASE_MAX_ARGS) {
                 kit_error("--cases %s: a line has more than %d arguments", file, KIT_CASE_MAX_ARGS);
-                fclose(fp);
-                free(av);
-                return KIT_EXIT_USAGE;
+                worst = KIT_EXIT_USAGE;
+                goto out;
             }
             av[n++] = tok;
         }
+        if (n == base) /* an empty line (or tabs only) names no case */
+            continue;
         av[n] = NULL;
         int rc = once(arg, n, av);
         fflush(stdout);
         if (rc == KIT_EXIT_NODEVICE) {
             worst = rc;
-            break;
+            goto out;
         }
         if (severity(rc) > severity(worst))
             worst = severity(rc) == 4 ? KIT_EXIT_RUNTIME : rc;
+        if (broken && broken(arg)) {
+            kit_error("--cases: the GPU is in an error state after this case; the cases after it "
+                      "are not run");
+            worst = KIT_EXIT_RUNTIME;
+            goto out;
+        }
+        errno = 0;
     }
+    if (ferror(fp)) {
+        kit_error("cannot read --cases %s: %s", file, strerror(errno ? errno : EIO));
+        worst = severity(worst) > severity(KIT_EXIT_USAGE) ? worst : KIT_EXIT_USAGE;
+    }
+out:
     fclose(fp);
+    free(line);
     free(av);
     return worst;
 }

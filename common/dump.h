@@ -17,20 +17,29 @@ typedef struct {
     double kernel_ms, total_ms;
 } kit_rep_rec;
 
-/* ctx->out as DIR/vV.bin (k = 0, the warm-up) or DIR/vV.rK.bin, atomically. */
-void kit_dump_output(const kit_ctx *ctx, int v, int k);
-/* DIR/vV.txt: status, type, shape, span, one rep line per repetition. */
-void kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
-                   const kit_rep_rec *reps, int nreps);
+/* ctx->out as DIR/vV.bin (k = 0, the warm-up) or DIR/vV.rK.bin, atomically.
+ * 0, or -1 after one line. */
+int kit_dump_output(const kit_ctx *ctx, int v, int k);
+/* DIR/vV.txt: status, type, shape, span, one rep line per repetition. 0, or
+ * -1 after one line. */
+int kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, long long t1,
+                  const kit_rep_rec *reps, int nreps);
 /* The key of timed repetition k of variant v: asked of the grader on --ctl,
  * else kit_rep_key() of the seed. 0, or -1 after one line. */
 int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key);
 
+/* With --ctl: "go V K" right before timed repetition K runs and "done V K"
+ * right after, so the grader times it with its own clock (a CPU variant's
+ * times in vV.txt are the run's word). No-op without --ctl. 0, or -1 after
+ * one line when the channel is closed. */
+int kit_ctl_note(const kit_ctx *ctx, const char *what, int v, int k);
+
 /* --cases FILE found at argv[at] (taking `taken` arguments): once() for
  * each line (its tab-separated arguments after argv's others). Returns the
- * most serious exit status; 77 at once when there is no device. */
+ * most serious exit status; 77 at once when there is no device; stops after
+ * a case that leaves broken() true (a GPU spoilt by a fault). */
 int kit_main_cases(int argc, char **argv, int at, int taken, const char *file,
-                   int (*once)(void *, int, char **), void *arg);
+                   int (*once)(void *, int, char **), int (*broken)(void *), void *arg);
 
 #ifdef __cplusplus
 }

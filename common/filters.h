@@ -1,6 +1,6 @@
 /* filters.h - the named convolution filters of the course.
  *
- * laplace5  5x5, every coefficient -1, centre 24 (seed 004): edges; not separable
+ * laplace5  5x5, every coefficient -1, centre 24 (the course guide): edges; not separable
  * edge3     3x3, -1 around, 8 in the centre: edges; not separable
  * sharpen3  3x3, 0 -1 0 / -1 5 -1 / 0 -1 0; not separable
  * gauss5    5x5, outer product of 1 4 6 4 1, divided by 256; separable
@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define KIT_FILTER_MAX_RADIUS 80 /* seed 000: constant memory of 2*80+1 taps */
+#define KIT_FILTER_MAX_RADIUS 80 /* the course report on separable filters: constant memory of 2*80+1 taps */
 
 typedef struct {
     char name[32];

@@ -19,17 +19,40 @@ void kit_cuda_report(cudaError_t e, const char *what, const char *file, int line
             cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+/* One plain line for a machine that cannot run CUDA code: no NVIDIA driver
+ * (the usual case on a laptop or a CI machine: the runtime then says the
+ * driver is "insufficient", which reads as advice to upgrade it), no GPU,
+ * or a driver older than this program's CUDA. */
+static int no_device(cudaError_t e)
+{
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    if (drv == 0)
+        fprintf(stderr, "%s: no CUDA device: this machine has no NVIDIA driver (skipped)\n",
+                kit_prog);
+    else if (e == cudaErrorInsufficientDriver && drv < rt)
+        fprintf(stderr,
+                "%s: no usable CUDA device: the NVIDIA driver here runs CUDA %d.%d programs, "
+                "this one is built with CUDA %d.%d (skipped)\n",
+                kit_prog, drv / 1000, (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10);
+    else if (e == cudaSuccess || e == cudaErrorNoDevice)
+        fprintf(stderr, "%s: no CUDA device: the NVIDIA driver finds no GPU here (skipped)\n",
+                kit_prog);
+    else
+        fprintf(stderr, "%s: no usable CUDA device: %s (skipped)\n", kit_prog,
+                cudaGetErrorString(e));
+    return KIT_EXIT_NODEVICE;
+}
+
 int kit_gpu_init(int device)
 {
     const char *sync = getenv("KIT_SYNC_CHECK");
     kit_gpu_sync_launches = sync && sync[0] == '1';
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        fprintf(stderr, "%s: no CUDA device: %s (skipped)\n", kit_prog,
-                e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-        return KIT_EXIT_NODEVICE;
-    }
+    if (e != cudaSuccess || n == 0)
+        return no_device(e);
     if (device < 0 || device >= n) {
         fprintf(stderr, "%s: --device %d: this machine has %d CUDA device%s (0..%d)\n", kit_prog,
                 device, n, n == 1 ? "" : "s", n - 1);
@@ -39,11 +62,8 @@ int kit_gpu_init(int device)
     if (e == cudaSuccess)
         e = cudaFree(0); /* create the context now, outside any timing */
     if (e != cudaSuccess) {
-        if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
-            fprintf(stderr, "%s: no usable CUDA device: %s (skipped)\n", kit_prog,
-                    cudaGetErrorString(e));
-            return KIT_EXIT_NODEVICE;
-        }
+        if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+            return no_device(e);
         kit_cuda_report(e, "cudaSetDevice", __FILE__, __LINE__);
         return KIT_EXIT_RUNTIME;
     }
@@ -236,6 +256,8 @@ static int proto_flush_l2(void)
         proto_flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : (4 << 20));
         CUDA_CHECK(cudaMalloc(&proto_flush, proto_flush_bytes));
     }
+    /* lines a launcher marked as persisting would survive the memset: reset them */
+    CUDA_CHECK(cudaCtxResetPersistingL2Cache());
     CUDA_CHECK(cudaMemsetAsync(proto_flush, 0x3C, proto_flush_bytes, 0));
     return KIT_OK;
 }
@@ -250,8 +272,19 @@ static void proto_shutdown(void)
     proto_flush = NULL;
 }
 
-const kit_gpu_ops kit_gpu_protocol = {proto_init,     proto_mark,    proto_wait,
+/* After a kernel fault the context is lost for good: every later CUDA call
+ * fails. --cases stops there, so the grader runs the rest in new processes
+ * instead of charging that fault to the variants that come after it. */
+static int proto_healthy(void)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    return e == cudaSuccess;
+}
+
+const kit_gpu_ops kit_gpu_protocol = {proto_init,     proto_mark,     proto_wait,
                                       proto_elapsed,  proto_flush_l2, kit_gpu_lines,
-                                      proto_shutdown};
+                                      proto_shutdown, proto_healthy};
 
 } /* extern "C" */

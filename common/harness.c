@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,6 +77,44 @@ static int check_writable(const char *opt, const char *path, int picture)
         *slash = 0;
     if ((access(path, F_OK) == 0 && access(path, W_OK) != 0) || access(dir, W_OK) != 0) {
         kit_error("cannot write %s %s: %s", opt, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --dump DIR, --diff-dir DIR: an existing folder the run can write in. 0,
+ * or -1 after one line. */
+static int check_folder(const char *opt, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        kit_error("%s %s: %s", opt, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        kit_error("%s %s: not a folder", opt, dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        kit_error("cannot write in %s %s: %s", opt, dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --ctl IN,OUT: two open descriptors, IN readable and OUT writable. 0, or
+ * -1 after one line. */
+static int check_ctl(int in, int out)
+{
+    int fi = fcntl(in, F_GETFL), fo = fcntl(out, F_GETFL);
+    if (fi < 0 || fo < 0) {
+        kit_error("--ctl %d,%d: descriptor %d is not open", in, out, fi < 0 ? in : out);
+        return -1;
+    }
+    if ((fi & O_ACCMODE) == O_WRONLY || (fo & O_ACCMODE) == O_RDONLY) {
+        kit_error("--ctl %d,%d: descriptor %d cannot be %s", in, out,
+                  (fi & O_ACCMODE) == O_WRONLY ? in : out,
+                  (fi & O_ACCMODE) == O_WRONLY ? "read" : "written");
         return -1;
     }
     return 0;
@@ -176,7 +215,7 @@ static void print_failure(kit_ctx *ctx, int v, const kit_cmp *cmp, ref_cache *rc
 {
     printf("%3d %-18s %-16s\n", v, vname(ctx, v), what);
     kit_cmp_print(stdout, cmp, "      ");
-    if (ctx->out.h > 1 && ctx->out.c <= 4) {
+    if (kit_out_is_picture(ctx->out.h, ctx->out.c)) {
         char path[4096], err[512];
         snprintf(path, sizeof path, "%s/lab%s%s%s-v%d-%ldx%ld-diff.png", ctx->opt.diff_dir,
                  ctx->lab->lab, ctx->part->name[0] ? "-" : "", ctx->part->name, v,
@@ -217,8 +256,8 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
         (ctx->glue->supports && !ctx->glue->supports(ctx, v, why, sizeof why))) {
         snprintf(row->status, sizeof row->status, "unsupported");
         ctx->out.data = NULL;
-        if (dump)
-            kit_dump_meta(ctx, v, "unsupported", 0, 0, NULL, 0);
+        if (dump && kit_dump_meta(ctx, v, "unsupported", 0, 0, NULL, 0))
+            oc->any_err = 1;
         if (!ctx->opt.quiet)
             printf("%3d %-18s %-16s (%s)\n", v, vname(ctx, v), "skipped", why);
         return;
@@ -232,16 +271,22 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
     const char *fail = NULL;
     int n = 0, r;
 
+    /* The references are made before the runs they check: a run that writes
+     * into its input cannot change what it is held to. */
     ctx->part->fresh(&ctx->prob, v, 0);
     ctx->prob.key = 0;
     ctx->poison = 0xA5;
     kit_poison(&ctx->out, ctx->poison);
-    r = kit_run_once(ctx, v, &t); /* the warm-up, checked */
-    if (r != KIT_OK) {
+    r = !dump && reference(ctx, v, rc) ? KIT_RUNTIME_ERROR : kit_run_once(ctx, v, &t);
+    if (r != KIT_OK) { /* the warm-up, checked */
         note_status(row, oc, r);
         fail = r == KIT_NOT_IMPLEMENTED ? "not implemented" : "ERROR";
     } else if (dump) {
-        kit_dump_output(ctx, v, 0);
+        if (kit_dump_output(ctx, v, 0)) {
+            oc->any_err = 1;
+            snprintf(row->status, sizeof row->status, "error");
+            fail = "ERROR";
+        }
     } else {
         int c = check_out(ctx, v, rc, &cmp);
         if (c < 0) {
@@ -267,7 +312,12 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
         ctx->prob.key = key;
         ctx->poison = (n == reps - 1) ? 0x5A : 0xA5;
         kit_poison(&ctx->out, ctx->poison);
-        r = kit_run_once(ctx, v, &t);
+        if (!dump && n == reps - 1 && reference(ctx, v, rc))
+            r = KIT_RUNTIME_ERROR;
+        else if (kit_ctl_note(ctx, "go", v, n + 1))
+            r = KIT_RUNTIME_ERROR;
+        else if ((r = kit_run_once(ctx, v, &t)) == KIT_OK && kit_ctl_note(ctx, "done", v, n + 1))
+            r = KIT_RUNTIME_ERROR;
         if (r != KIT_OK) {
             note_status(row, oc, r);
             fail = r == KIT_NOT_IMPLEMENTED ? "not implemented" : "ERROR";
@@ -276,8 +326,13 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
         ks[n] = t.kernel_ms;
         ts[n] = t.total_ms;
         recs[n] = (kit_rep_rec){n + 1, key, t.l0, t.l1, t.kernel_ms, t.total_ms};
-        if (dump)
-            kit_dump_output(ctx, v, n + 1);
+        if (dump && kit_dump_output(ctx, v, n + 1)) {
+            oc->any_err = 1;
+            snprintf(row->status, sizeof row->status, "error");
+            fail = "ERROR";
+            n++; /* it ran: its rep line stays */
+            break;
+        }
     }
     if (!fail && !dump) { /* the last repetition, against the reference of its content */
         int c = check_out(ctx, v, rc, &cmp);
@@ -288,8 +343,12 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
             fail = c > 0 ? "FAIL (timed run)" : "ERROR";
         }
     }
-    if (dump)
-        kit_dump_meta(ctx, v, !fail ? "ok" : row->status, t0, kit_mono_ns(), recs, n);
+    if (dump && kit_dump_meta(ctx, v, !fail ? "ok" : row->status, t0, kit_mono_ns(), recs, n) &&
+        !fail) {
+        oc->any_err = 1;
+        snprintf(row->status, sizeof row->status, "error");
+        fail = "ERROR";
+    }
     if (!fail || !strncmp(fail, "FAIL", 4)) {
         row->max_abs_err = cmp.max_abs_err;
         row->max_rel_err = cmp.max_rel_err;
@@ -322,14 +381,17 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
                 printf("%3d %-18s %-16s %12.3f %10.3f %9.2f\n", v, vname(ctx, v), res,
                        sk.median, sk.std, row->gbps);
         }
-        if (ctx->opt.out && ctx->out.h > 1 && ctx->out.c <= 4) {
-            ctx->part->fresh(&ctx->prob, v, 0); /* keep the case's own result */
-            free(keep->data);
-            *keep = ctx->out;
-            keep->data = NULL;
+        if (ctx->opt.out && kit_out_is_picture(ctx->out.h, ctx->out.c)) {
+            /* the case's own result, run again and checked like the warm-up;
+             * when it fails, an earlier variant's picture stays */
+            ctx->part->fresh(&ctx->prob, v, 0);
             ctx->prob.key = 0;
             kit_poison(&ctx->out, ctx->poison);
-            if (kit_run_once(ctx, v, &t) == KIT_OK) {
+            kit_cmp again;
+            if ((dump || reference(ctx, v, rc) == 0) && kit_run_once(ctx, v, &t) == KIT_OK &&
+                (dump || check_out(ctx, v, rc, &again) == 0)) {
+                free(keep->data);
+                *keep = ctx->out;
                 keep->data = kit_malloc(kit_buf_bytes(&ctx->out));
                 memcpy(keep->data, ctx->out.data, kit_buf_bytes(&ctx->out));
                 *keep_v = v;
@@ -380,7 +442,7 @@ static int precheck(kit_ctx *ctx, int first, int last)
                 kit_dump_meta(ctx, v, "unsupported", 0, 0, NULL, 0);
             return KIT_EXIT_USAGE;
         }
-        pictures |= ok && od.h > 1 && od.c <= 4;
+        pictures |= ok && kit_out_is_picture(od.h, od.c);
     }
     if (ctx->opt.out && !pictures) {
         kit_error("--out: the result of %s is not a picture", first == last ? "this variant" : "these variants");
@@ -424,7 +486,10 @@ static int main_once(void *arg, int argc, char **argv)
     }
     if ((ctx.opt.out && check_writable("--out", ctx.opt.out, 1)) ||
         (ctx.opt.save_input && check_writable("--save-input", ctx.opt.save_input, 1)) ||
-        (ctx.opt.results && check_writable("--results", ctx.opt.results, 0)))
+        (ctx.opt.results && check_writable("--results", ctx.opt.results, 0)) ||
+        (ctx.opt.dump_dir && check_folder("--dump", ctx.opt.dump_dir)) ||
+        (strcmp(ctx.opt.diff_dir, ".") && check_folder("--diff-dir", ctx.opt.diff_dir)) ||
+        (ctx.opt.ctl_in >= 0 && check_ctl(ctx.opt.ctl_in, ctx.opt.ctl_out)))
         return KIT_EXIT_USAGE;
     char err[1024];
     if (ctx.opt.results && kit_results_check(ctx.opt.results, err, sizeof err)) {
@@ -448,7 +513,13 @@ static int main_once(void *arg, int argc, char **argv)
         teardown(&ctx, 0);
         return rc;
     }
-    if (ctx.opt.save_input && ctx.prob.input.data &&
+    if (ctx.opt.save_input && !ctx.prob.input.data) {
+        kit_error("--save-input: the input of lab %s%s%s is not a picture", ctx.lab->lab,
+                  ctx.part->name[0] ? ", part " : "", ctx.part->name);
+        teardown(&ctx, 0);
+        return KIT_EXIT_USAGE;
+    }
+    if (ctx.opt.save_input &&
         kit_buf_save_picture(ctx.opt.save_input, &ctx.prob.input, err, sizeof err)) {
         kit_error("%s", err);
         teardown(&ctx, 0);
@@ -505,6 +576,14 @@ static int main_once(void *arg, int argc, char **argv)
     return KIT_EXIT_OK;
 }
 
+/* Whether the GPU side is spoilt (a sticky error): --cases stops there. */
+static int gpu_broken(void *arg)
+{
+    const kit_prog_desc *pd = arg;
+    const kit_gpu_ops *g = pd->glue->gpu;
+    return g && g->healthy && !g->healthy();
+}
+
 int kit_main(const kit_lab_desc *lab, const kit_glue *glue, int argc, char **argv)
 {
     const char *slash = strrchr(argv[0], '/');
@@ -514,10 +593,10 @@ int kit_main(const kit_lab_desc *lab, const kit_glue *glue, int argc, char **arg
         if (!strcmp(argv[i], "--cases")) {
             if (i + 1 >= argc)
                 return kit_usage_error("option --cases needs a value");
-            return kit_main_cases(argc, argv, i, 2, argv[i + 1], main_once, &pd);
+            return kit_main_cases(argc, argv, i, 2, argv[i + 1], main_once, gpu_broken, &pd);
         }
         if (!strncmp(argv[i], "--cases=", 8))
-            return kit_main_cases(argc, argv, i, 1, argv[i] + 8, main_once, &pd);
+            return kit_main_cases(argc, argv, i, 1, argv[i] + 8, main_once, gpu_broken, &pd);
     }
     return main_once(&pd, argc, argv);
 }

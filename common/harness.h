@@ -12,7 +12,7 @@
  * each on fresh content (spec fresh(), a new key each time), with the output
  * poisoned before every run. The timing protocol is in one place, here:
  *   CPU variant (span host):   host clock around launch()
- *   GPU, span kernel:          upload(); L2 flushed; events around launch();
+ *   GPU, span kernel:          upload() (waited for); L2 flushed; events around launch();
  *                              download()   (total = upload + launch + download)
  *   GPU, span total:           L2 flushed; events around upload(), launch(),
  *                              download()   (kernel = launch() alone)
@@ -96,6 +96,7 @@ typedef struct {
     int (*flush_l2)(void);            /* evict the L2: write a buffer twice its size */
     void (*lines)(FILE *fp);          /* provenance lines for the TSV */
     void (*shutdown)(void);
+    int (*healthy)(void);             /* 0 once a sticky CUDA error has spoilt the context */
 } kit_gpu_ops;
 
 /* The GPU side, in libkitgpu (gpu.cu): GPU labs pass &kit_gpu_protocol. */

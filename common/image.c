@@ -33,6 +33,33 @@ static const char *stb_reason(void)
     return r ? r : "unknown reason";
 }
 
+/* The size a PNG file's header states (its IHDR chunk), read without stb:
+ * stb refuses to read the header of a picture it finds too large and then
+ * says "unknown image type". 1 when fp holds a PNG header, else 0. */
+static int png_header_size(FILE *fp, unsigned long *w, unsigned long *h)
+{
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    unsigned char b[24];
+    long at = ftell(fp);
+    size_t got = fseek(fp, 0, SEEK_SET) == 0 ? fread(b, 1, sizeof b, fp) : 0;
+    if (at >= 0)
+        fseek(fp, at, SEEK_SET);
+    if (got < sizeof b || memcmp(b, sig, 8) != 0 || memcmp(b + 12, "IHDR", 4) != 0)
+        return 0;
+    *w = (unsigned long)b[16] << 24 | (unsigned long)b[17] << 16 | (unsigned long)b[18] << 8 | b[19];
+    *h = (unsigned long)b[20] << 24 | (unsigned long)b[21] << 16 | (unsigned long)b[22] << 8 | b[23];
+    return 1;
+}
+
+static void too_large(char *err, size_t errlen, const char *path, unsigned long w, unsigned long h,
+                      int c)
+{
+    kit_set_err(err, errlen,
+                "%s: image is %lux%lu with %d channels, larger than the kit accepts "
+                "(%d pixels a side, %llu bytes)",
+                path, w, h, c, KIT_IMAGE_MAX_SIDE, KIT_IMAGE_MAX_BYTES);
+}
+
 /* ------------------------------------------------------------------ load */
 
 int kit_image_load(const char *path, int channels, kit_image *img, char *err, size_t errlen)
@@ -61,8 +88,20 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
     int w = 0, h = 0, n = 0;
     if (!stbi_info_from_file(fp, &w, &h, &n)) {
         const char *why = stb_reason();
+        unsigned long pw = 0, ph = 0;
+        int png = png_header_size(fp, &pw, &ph);
         fclose(fp);
-        kit_set_err(err, errlen, "%s: not a readable image (stb: %s)", path, why);
+        if (png && (pw > KIT_IMAGE_MAX_SIDE || ph > KIT_IMAGE_MAX_SIDE ||
+                    (unsigned long long)pw * ph * (channels ? channels : 4) > KIT_IMAGE_MAX_BYTES))
+            too_large(err, errlen, path, pw, ph, channels ? channels : 4);
+        else if (png && (pw == 0 || ph == 0))
+            kit_set_err(err, errlen, "%s: the PNG header says %lux%lu pixels: no picture", path, pw,
+                        ph);
+        else if (png)
+            kit_set_err(err, errlen, "%s: a PNG of %lux%lu pixels that cannot be read (stb: %s)",
+                        path, pw, ph, why);
+        else
+            kit_set_err(err, errlen, "%s: not a readable image (stb: %s)", path, why);
         return -1;
     }
     int outc = channels ? channels : n;
@@ -70,10 +109,7 @@ int kit_image_load(const char *path, int channels, kit_image *img, char *err, si
         (unsigned long long)w * (unsigned long long)h * (unsigned long long)outc >
             KIT_IMAGE_MAX_BYTES) {
         fclose(fp);
-        kit_set_err(err, errlen,
-                "%s: image is %dx%d with %d channels, larger than the kit accepts "
-                "(%d pixels a side, %llu bytes)",
-                path, w, h, outc, KIT_IMAGE_MAX_SIDE, KIT_IMAGE_MAX_BYTES);
+        too_large(err, errlen, path, (unsigned long)w, (unsigned long)h, outc);
         return -1;
     }
 

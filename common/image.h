@@ -63,7 +63,7 @@ void kit_f64_to_u8(const double *src, unsigned char *dst, size_t n);
 void kit_clamp_f32(float *buf, size_t n, float lo, float hi);
 void kit_clamp_f64(double *buf, size_t n, double lo, double hi);
 
-/* Zero-padded extended image (seed 004 section 1.1): src is w x h x c
+/* Zero-padded extended image (the course guide, section 1.1): src is w x h x c
  * interleaved; dst is (w+2*pad) x (h+2*pad) x c with src at (pad, pad) and
  * zeros around. Returns the new buffer; its width is w+2*pad. */
 float *kit_pad_zero_f32(const float *src, int w, int h, int c, int pad);

@@ -90,7 +90,25 @@ $(B)/%.cu.o: $(LAB_DIR)/%.cu $(HEADERS) | $(B)/skel $(B)/sol
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(B)/skel/%.c.o: $(SRC)/%.c $(HEADERS) | $(B)/skel
 	$(CC) $(CFLAGS) -c $< -o $@
+	$(LOCALIZE)
 $(B)/skel/%.cu.o: $(SRC)/%.cu $(HEADERS) | $(B)/skel
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(LOCALIZE)
+
+# ---- a graded build keeps global only the student's entry points: the
+# symbols the skeleton defines (make entry-list ENTRY_OUT=FILE writes them
+# once; a graded build gets ENTRY=FILE). Anything else the student's files
+# define (a clock_gettime of their own, say) becomes local to them, so it
+# cannot stand in for the C library or the kit in the harness's code.
+ENTRY_OUT ?= $(B)/entry.txt
+LOCALIZE   = $(if $(ENTRY),objcopy --keep-global-symbols=$(ENTRY) $@)
+entry-list: $(patsubst %,$(B)/entry/%.o,$(STUDENT_SRCS))
+	@nm -g --defined-only $^ | awk 'NF == 3 { print $$3 }' | sort -u >$(ENTRY_OUT)
+$(B)/entry/%.c.o: $(LAB_DIR)/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/entry/%.cu.o: $(LAB_DIR)/%.cu $(HEADERS)
+	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(B)/sol/%.c.o: $(SOL_DIR)/%.c $(HEADERS) | $(B)/sol
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -119,14 +137,44 @@ $(BIN)-$(PLANTED): $(LAB_OBJS) $(PLANTED_OBJS) $(LABREF_OBJS) $(LIBS)
 	  [ $$changed = 1 ] || { echo "$(PLANTED_SED) changed nothing in $(STUDENT_SRCS)"; exit 1; }
 	$(LINK)
 
-# ---- correctness over several inputs: make check (REF=1 for the solution)
+# ---- the student's tools: make check, make bench's runs, make presubmit
+# (common/student/). They go variant by variant: a variant not written yet
+# is reported as such and the others are still checked, timed and plotted.
+STUDENT_TOOLS := $(COMMON)/student
+ifeq ($(REF),1)
+ifeq ($(wildcard $(SOL_DIR)),)
+$(error REF=1 runs the reference solution, which this copy of the kit does not have; make check, make bench and make plot without it use your own $(BIN))
+endif
+endif
+
+# make check: every variant on every input of CHECK_ARGS (REF=1: the
+# solution's). V=N (or V=PART:N) checks one variant. The diff picture of each
+# failing case goes to $(OUT)/check/, named after the case.
+CHECK_TIMEOUT ?= 300
 check: all
-	@fail=0; list='$(CHECK_ARGS)'; IFS=';'; for args in $$list; do \
-	  unset IFS; printf '%-40s ' "$$args"; \
-	  $(RUN_BIN) --reps 1 --quiet $$args; rc=$$?; \
-	  case $$rc in 0) echo PASS;; 77) echo "SKIP (no CUDA device)";; \
-	    4) echo "not implemented"; fail=1;; *) echo "FAIL (exit $$rc)"; fail=1;; esac; \
-	done; exit $$fail
+	@$(STUDENT_TOOLS)/check.sh --bin $(RUN_BIN) --lab $(LAB_NUM) --cases '$(CHECK_ARGS)' \
+	  --out "$(OUT)/check" --timeout $(CHECK_TIMEOUT) $(if $(V),--only $(V)) $(CHECK_FLAGS)
+
+# A lab's bench runs its binary through $(RUN_VARIANTS) instead of $(RUN_BIN):
+# the same run, that goes on past variants not written yet or broken.
+RUN_VARIANTS = $(STUDENT_TOOLS)/run-variants.sh $(RUN_BIN)
+
+# make presubmit: the student's files built in a fresh copy of the kit the
+# way the grader builds them (GRADED=1, warnings as errors, no reference),
+# the forbidden-symbol check, and the public cases (CHECK_ARGS) run in the
+# grader's mode and judged by the grader's checker (grading/check.c, built
+# here for this lab from spec.c and ref.c).
+PRESUBMIT_CHECKER := build/check-$(LAB_NUM)
+$(PRESUBMIT_CHECKER): $(KIT_ROOT)/grading/check.c $(LAB_DIR)/spec.c $(REF_SRCS) $(HEADERS) $(KITLIB) $(KITREFLIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(LAB_DIR)/spec.c $(REF_SRCS) -o $@ $(KITREFLIB) $(KITLIB) $(LDLIBS_KIT)
+# the toolchain choices of this make (CC, NVCC, CUDA_ARCH) go to the grader's
+# build too; nothing else of its command line does
+PRESUBMIT_PASS := $(foreach v,CC NVCC CUDA_ARCH,$(if $(filter command line environment,$(origin $(v))),--make-arg "$(v)=$($(v))"))
+presubmit: $(KITLIB) $(if $(filter 1,$(GPU)),$(KITGPULIB)) $(PRESUBMIT_CHECKER)
+	@$(STUDENT_TOOLS)/presubmit.sh --lab $(LAB_NUM) --srcs "$(STUDENT_SRCS)" \
+	  --checker $(PRESUBMIT_CHECKER) --cases '$(CHECK_ARGS)' --out "$(OUT)/presubmit" \
+	  --timeout $(CHECK_TIMEOUT) $(PRESUBMIT_PASS)
 
 # ---- the skeleton is generated from the solution, never edited by hand
 skeleton:
@@ -146,4 +194,4 @@ clean:
 	rm -rf build $(BIN) $(REF_BIN) $(BIN)-* $(OUT) *-diff.png
 
 FORCE:
-.PHONY: all check skeleton skeleton-check clean bench plot profile sanitize FORCE
+.PHONY: all check presubmit skeleton skeleton-check entry-list clean bench plot profile sanitize FORCE

@@ -116,8 +116,10 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
-int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_opts *o,
-                      const kit_part_spec **part, kit_args *args)
+/* The common options of argv (options only), into o: 0, 1 when --help was
+ * asked, or -1 with the reason in err. *variant: the text of --variant. */
+static int parse_common(int gpu, int argc, char **argv, kit_opts *o, const char **variant,
+                        char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->part = "";
@@ -126,9 +128,9 @@ int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, k
     o->seed = 1;
     o->diff_dir = ".";
     o->ctl_in = o->ctl_out = -1;
-    const char *variant = NULL;
+    *variant = NULL;
     int help = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         char name[32];
         const char *val = NULL;
@@ -146,8 +148,10 @@ int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, k
         if (!known || (!gpu && !strcmp(name, "--device")))
             continue;
         if (flag) {
-            if (eq)
-                return kit_usage_error("%s takes no value", name);
+            if (eq) {
+                kit_set_err(err, errlen, "%s takes no value", name);
+                return -1;
+            }
             if (!strcmp(name, "--quiet"))
                 o->quiet = 1;
             else
@@ -157,25 +161,32 @@ int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, k
         if (eq) {
             val = eq + 1;
         } else {
-            if (i + 1 >= argc)
-                return kit_usage_error("option %s needs a value", name);
+            if (i + 1 >= argc) {
+                kit_set_err(err, errlen, "option %s needs a value", name);
+                return -1;
+            }
             val = argv[++i];
         }
         long v;
         if (!strcmp(name, "--part")) {
             o->part = val;
         } else if (!strcmp(name, "--variant")) {
-            variant = val;
+            *variant = val;
         } else if (!strcmp(name, "--reps")) {
-            if (parse_long(val, 1, KIT_MAX_REPS, &v))
-                return kit_usage_error("--reps must be 1..%d, not '%s'", KIT_MAX_REPS, val);
+            if (parse_long(val, 1, KIT_MAX_REPS, &v)) {
+                kit_set_err(err, errlen, "--reps must be 1..%d, not '%s'", KIT_MAX_REPS, val);
+                return -1;
+            }
             o->reps = (int)v;
         } else if (!strcmp(name, "--seed")) {
             char *end;
             errno = 0;
             unsigned long long s = strtoull(val, &end, 10);
-            if (errno || end == val || *end || val[0] < '0' || val[0] > '9')
-                return kit_usage_error("--seed must be a non-negative integer, not '%s'", val);
+            if (errno || end == val || *end || val[0] < '0' || val[0] > '9') {
+                kit_set_err(err, errlen, "--seed must be an integer 0..%llu, not '%s'",
+                            (unsigned long long)-1, val);
+                return -1;
+            }
             o->seed = s;
         } else if (!strcmp(name, "--results")) {
             o->results = val;
@@ -186,8 +197,10 @@ int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, k
         } else if (!strcmp(name, "--save-input")) {
             o->save_input = val;
         } else if (!strcmp(name, "--device")) {
-            if (parse_long(val, 0, 63, &v))
-                return kit_usage_error("--device must be 0..63, not '%s'", val);
+            if (parse_long(val, 0, 63, &v)) {
+                kit_set_err(err, errlen, "--device must be 0..63, not '%s'", val);
+                return -1;
+            }
             o->device = (int)v;
         } else if (!strcmp(name, "--dump")) {
             o->dump_dir = val;
@@ -196,52 +209,67 @@ int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, k
             char buf[32], *comma;
             snprintf(buf, sizeof buf, "%s", val);
             comma = strchr(buf, ',');
-            if (!comma)
-                return kit_usage_error("--ctl must be IN,OUT (two file descriptors)");
+            if (!comma || strlen(val) >= sizeof buf) {
+                kit_set_err(err, errlen, "--ctl must be IN,OUT (two file descriptors)");
+                return -1;
+            }
             *comma = 0;
-            if (parse_long(buf, 0, 1 << 20, &fi) || parse_long(comma + 1, 0, 1 << 20, &fo))
-                return kit_usage_error("--ctl must be IN,OUT (two file descriptors)");
+            if (parse_long(buf, 0, 1 << 20, &fi) || parse_long(comma + 1, 0, 1 << 20, &fo)) {
+                kit_set_err(err, errlen, "--ctl must be IN,OUT (two file descriptors)");
+                return -1;
+            }
             o->ctl_in = (int)fi;
             o->ctl_out = (int)fo;
         }
     }
+    return help;
+}
+
+int kit_parse_case(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_opts *o,
+                   const kit_part_spec **part, kit_args *args, char *err, size_t errlen)
+{
+    const char *variant;
+    *part = NULL;
+    int help = parse_common(gpu, argc, argv, o, &variant, err, errlen);
+    if (help < 0)
+        return KIT_EXIT_USAGE;
     *part = kit_spec_part(lab, o->part);
-    if (!*part) {
-        if (help) { /* the whole lab's help, then the complaint */
-            kit_usage(lab, NULL, gpu, stdout);
-            return 1;
-        }
-        return kit_usage_error("lab %s has no part '%s'", lab->lab, o->part);
-    }
-    if (help) {
-        kit_usage(lab, o->part[0] ? *part : NULL, gpu, stdout);
+    if (help)
         return 1;
+    if (!*part) {
+        kit_set_err(err, errlen, "lab %s has no part '%s'", lab->lab, o->part);
+        return KIT_EXIT_USAGE;
     }
     const kit_part_spec *p = *part;
     int lo = p->first_variant, hi = p->first_variant + p->nvariants - 1;
     if (variant && strcmp(variant, "all")) {
         long v;
-        if (parse_long(variant, lo, hi, &v))
-            return kit_usage_error("--variant must be all or %d..%d%s%s, not '%s'", lo, hi,
-                                   p->name[0] ? " for part " : "", p->name, variant);
+        if (parse_long(variant, lo, hi, &v)) {
+            kit_set_err(err, errlen, "--variant must be all or %d..%d%s%s, not '%s'", lo, hi,
+                        p->name[0] ? " for part " : "", p->name, variant);
+            return KIT_EXIT_USAGE;
+        }
         o->variant = (int)v;
     }
-    char err[512];
     const char *skip[sizeof common_names / sizeof common_names[0]];
     int ns = 0;
     for (int k = 0; common_names[k]; k++)
         if (gpu || strcmp(common_names[k], "--device"))
             skip[ns++] = common_names[k];
     skip[ns] = NULL;
-    if (kit_args_parse(p, argc - 1, argv + 1, skip, common_flags, args, err, sizeof err))
-        return kit_usage_error("%s", err);
-    /* a generated picture and a file exclude each other */
-    int has_image = 0, has_size = 0;
-    for (int i = 0; i < args->n; i++) {
-        has_image |= !strcmp(args->v[i].d->name, "--image") && args->v[i].given;
-        has_size |= !strcmp(args->v[i].d->name, "--size") && args->v[i].given;
-    }
-    if (has_image && has_size)
-        return kit_usage_error("--image and --size exclude each other");
+    if (kit_args_parse(p, argc, argv, skip, common_flags, args, err, errlen))
+        return KIT_EXIT_USAGE;
     return 0;
+}
+
+int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_opts *o,
+                      const kit_part_spec **part, kit_args *args)
+{
+    char err[512];
+    int rc = kit_parse_case(lab, gpu, argc - 1, argv + 1, o, part, args, err, sizeof err);
+    if (rc == 1) /* a part's help, or the whole lab's */
+        kit_usage(lab, *part && o->part[0] ? *part : NULL, gpu, stdout);
+    else if (rc)
+        kit_usage_error("%s", err);
+    return rc;
 }

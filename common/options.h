@@ -16,6 +16,13 @@ extern "C" {
 int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_opts *o,
                       const kit_part_spec **part, kit_args *args);
 
+/* The same without printing, for the grader's checker too (argv: options
+ * only, no program name), so that a case's arguments mean the same to both:
+ * 0; 1 when --help was asked (*part NULL when --part names none); or
+ * KIT_EXIT_USAGE with a one-line reason in err. */
+int kit_parse_case(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_opts *o,
+                   const kit_part_spec **part, kit_args *args, char *err, size_t errlen);
+
 /* --help text: every part, or only one. */
 void kit_usage(const kit_lab_desc *lab, const kit_part_spec *only, int gpu, FILE *fp);
 

@@ -3,7 +3,7 @@
  * The only place where the kit decides what a timed span holds.
  *
  *   host span (CPU variants):  host clock around launch()
- *   kernel span (GPU):         upload; L2 flushed; events around launch();
+ *   kernel span (GPU):         upload (waited for); L2 flushed; events around launch();
  *                              download. total = upload + launch + download
  *   total span (GPU):          L2 flushed; events around upload, launch and
  *                              download. kernel = launch() alone
@@ -80,6 +80,9 @@ static int gpu_kernel(kit_ctx *ctx, int v, kit_run_times *t)
     if ((r = step(gl->upload, ctx, v)) != KIT_OK)
         return r;
     STEP(g->mark(1), "an event");
+    /* cudaMemcpy from pageable memory returns before its last DMA ends: wait
+     * for it, so that no copy of the upload falls in the launch window */
+    STEP(g->wait(1), "the end of the upload");
     STEP(g->flush_l2(), "the L2 flush");
     STEP(g->mark(2), "an event");
     t->l0 = kit_mono_ns();

@@ -22,7 +22,7 @@ void kit_ref_corr2d_f64(const double *src, double *dst, int w, int h, int c, int
 void kit_ref_corr2d_u8(const unsigned char *src, unsigned char *dst, int w, int h, int c,
                        int planar, const double *f, int size);
 
-/* Separable passes (seed 000), one channel, double, radius R, zero outside:
+/* Separable passes (the course report on separable filters), one channel, double, radius R, zero outside:
  * row:    dst(x,y) = sum_k taps[k] * src(x+k-R, y)
  * column: dst(x,y) = sum_k taps[k] * src(x, y+k-R) */
 void kit_ref_row_pass_f64(const double *src, double *dst, int w, int h, const double *taps, int radius);
@@ -40,7 +40,7 @@ void kit_ref_matvec_f64(const double *A, const double *x, double *y, int m, int 
 /* out (cols x rows) = transpose of in (rows x cols), row-major float. */
 void kit_ref_transpose_f32(const float *in, float *out, int rows, int cols);
 
-/* c[i] = a[i] + b[i] (seed 003's sumArrays). */
+/* c[i] = a[i] + b[i] (the course slides' sumArrays). */
 void kit_ref_sum_arrays_f32(const float *a, const float *b, float *c, size_t n);
 
 /* Seed 003's image exercises on RGB float pixels (0..255), n pixels,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,6 +101,11 @@ static void first_data_line(FILE *fp, char *buf, size_t len)
 
 int kit_results_check(const char *path, char *err, size_t errlen)
 {
+    /* only a regular file has a header to read: /dev/null, a pipe or a
+     * terminal is written to, never read (reading /dev/zero never ends) */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
     FILE *in = fopen(path, "r");
     if (!in)
         return 0;
@@ -124,7 +130,8 @@ int kit_results_append(const char *path, const kit_row *rows, int nrows, const c
 {
     if (kit_results_check(path, err, errlen))
         return -1;
-    FILE *in = fopen(path, "r");
+    struct stat st;
+    FILE *in = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
     int fresh = 1;
     if (in) {
         fseek(in, 0, SEEK_END);

@@ -257,5 +257,15 @@ int kit_args_parse(const kit_part_spec *p, int argc, char **argv, const char *co
             return -1;
         v->given = 1;
     }
+    /* a generated picture and a file exclude each other */
+    int has_image = 0, has_size = 0;
+    for (int i = 0; i < out->n; i++) {
+        has_image |= !strcmp(out->v[i].d->name, "--image") && out->v[i].given;
+        has_size |= !strcmp(out->v[i].d->name, "--size") && out->v[i].given;
+    }
+    if (has_image && has_size) {
+        kit_set_err(err, errlen, "--image and --size exclude each other");
+        return -1;
+    }
     return 0;
 }

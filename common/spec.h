@@ -146,6 +146,14 @@ typedef struct {
                           (the harness computes it once per content); 0: its own */
 } kit_outdesc;
 
+/* An output that --out and diff pictures can show: at most 4 channels, and
+ * more than one row or more than one channel (one row of single values is a
+ * vector, such as lab 06's y; a 1x1 RGBA result is still a picture). */
+static inline int kit_out_is_picture(int h, int c)
+{
+    return c <= 4 && (h > 1 || c > 1);
+}
+
 typedef struct kit_part_spec {
     const char *name;             /* "" for a lab of one part; else "strip", "batch", ... */
     const char *title;            /* one line for --help */
@@ -212,7 +220,8 @@ const kit_part_ref *kit_part_reference(const kit_lab_refs *r, const char *name);
  * and a missing value are errors). Defaults first. 0, or -1 with a one-line
  * reason. Options not of the part are left to the caller: `skip` lists names
  * (NULL-terminated) that are the caller's and are passed over with their
- * value, `flags` those of them that take none. */
+ * value, `flags` those of them that take none. --image and --size given
+ * together are an error. */
 int kit_args_parse(const kit_part_spec *p, int argc, char **argv, const char *const *skip,
                    const char *const *flags, kit_args *out, char *err, size_t errlen);
 

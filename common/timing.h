@@ -1,5 +1,5 @@
 /* timing.h - host monotonic clock and the statistics of repeated runs
- * (seed 000's method: drop the fastest and the slowest, report mean and
+ * (the course report's method: drop the fastest and the slowest, report mean and
  * standard deviation; the median is reported too).
  */
 #ifndef KIT_TIMING_H

@@ -25,6 +25,7 @@
 
 #include "compare.h"
 #include "kit.h"
+#include "options.h"
 #include "spec.h"
 
 static int usage(const char *msg)
@@ -38,12 +39,6 @@ static int usage(const char *msg)
             msg);
     return 2;
 }
-
-/* The harness's own options a case may carry; the part's parser passes over them. */
-static const char *const harness_opts[] = {"--part", "--variant", "--reps", "--seed",
-                                           "--results", "--diff-dir", "--out", "--save-input",
-                                           "--quiet", "--device", "--dump", "--ctl", NULL};
-static const char *const harness_flags[] = {"--quiet", NULL};
 
 /* ------------------------------------------------------------------ JSON */
 
@@ -123,22 +118,32 @@ typedef struct {
     kit_problem prob;
 } the_case;
 
+/* The case of ARGS as the lab's harness reads them (kit_parse_case: the same
+ * seed, the same options, the same refusals); part, when not "", overrides a
+ * --part among them. */
 static int make_case(const char *part, int argc, char **argv, the_case *c, char *err, size_t len)
 {
     memset(c, 0, sizeof *c);
-    c->part = kit_spec_part(&kit_lab_spec, part);
-    if (!c->part) {
-        kit_set_err(err, len, "lab %s has no part '%s'", kit_lab_spec.lab, part);
-        return -1;
+    char **av = kit_calloc((size_t)argc + 3, sizeof *av);
+    for (int i = 0; i < argc; i++)
+        av[i] = argv[i];
+    int n = argc;
+    if (part && part[0]) {
+        av[n++] = "--part";
+        av[n++] = (char *)part;
     }
-    if (kit_args_parse(c->part, argc, argv, harness_opts, harness_flags, &c->args, err, len))
+    kit_opts o;
+    const kit_part_spec *p = NULL;
+    int rc = kit_parse_case(&kit_lab_spec, kit_lab_spec.gpu, n, av, &o, &p, &c->args, err, len);
+    free(av);
+    if (rc == 1)
+        kit_set_err(err, len, "--help is not a case's argument");
+    if (rc)
         return -1;
+    c->part = p;
     c->prob.part = c->part;
     c->prob.args = &c->args;
-    c->prob.seed = 1;
-    for (int i = 0; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--seed"))
-            c->prob.seed = strtoull(argv[i + 1], NULL, 10);
+    c->prob.seed = o.seed;
     if (c->part->make(&c->prob, err, len)) {
         if (c->part->release)
             c->part->release(&c->prob);
@@ -305,17 +310,24 @@ static int parse_opts(int argc, char **argv, cmd_opts *o)
         char *end;
         if (!strcmp(k, "--part"))
             o->part = val;
-        else if (!strcmp(k, "--variant"))
-            o->v = atoi(val);
-        else if (!strcmp(k, "--key")) {
+        else if (!strcmp(k, "--variant")) {
             errno = 0;
-            o->key = strtoull(val, &end, 16);
-            if (errno || end == val || *end)
-                return usage("--key must be hexadecimal");
-        } else if (!strcmp(k, "--atol"))
-            o->atol = strtod(val, NULL);
-        else if (!strcmp(k, "--rtol"))
-            o->rtol = strtod(val, NULL);
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 0 || v > 1000000)
+                return usage("--variant must be a variant number");
+            o->v = (int)v;
+        }
+        else if (!strcmp(k, "--key")) {
+            size_t n = strspn(val, "0123456789abcdefABCDEF");
+            if (n == 0 || n > 16 || val[n])
+                return usage("--key must be 1 to 16 hexadecimal digits");
+            o->key = strtoull(val, NULL, 16);
+        } else if (!strcmp(k, "--atol") || !strcmp(k, "--rtol")) {
+            double x = strtod(val, &end);
+            if (end == val || *end || !(x >= 0) || isinf(x))
+                return usage("--atol and --rtol must be numbers >= 0");
+            *(k[2] == 'a' ? &o->atol : &o->rtol) = x;
+        }
         else if (!strcmp(k, "--diff"))
             o->diff = val;
         else if (!strcmp(k, "--cache"))
@@ -410,7 +422,7 @@ static int cmd_compare(int argc, char **argv, int write_ref)
             printf("fail %zu %zu %.6g %.6g\n", cmp.mismatches, cmp.count, cmp.max_abs_err,
                    cmp.max_rel_err);
             kit_cmp_print(stdout, &cmp, "  ");
-            if (o.diff && ref.h > 1 && ref.c <= 4 &&
+            if (o.diff && kit_out_is_picture(ref.h, ref.c) &&
                 kit_diff_picture(o.diff, &ref, &g, atol, rtol, err, sizeof err))
                 fprintf(stderr, "check: diff picture not written: %s\n", err);
         }

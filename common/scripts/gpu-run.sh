@@ -70,7 +70,7 @@ for step in $steps; do
     profile)
         for d in $gpu_labs; do
             run "profile-$(basename "$d")" make -s -C "$d" profile REF=1
-            cp "$d/out/profile.tsv" "$dest/profile-$(basename "$d").tsv" 2>/dev/null
+            for t in "$d"/out/profile*.tsv; do [ -e "$t" ] && cp "$t" "$dest/$(basename "$d")-$(basename "$t")"; done
         done ;;
     bench)
         for d in $all_labs; do

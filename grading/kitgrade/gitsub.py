@@ -33,7 +33,7 @@ them for lateness, and the result flags
 `dated-after-clone` (a commit dated after the clone was made, which cannot be), `out-of-order`
 (a commit dated before its parent) and `committed-after-submission`.
 
-Interface:
+Interface (commit dates and the choice of the commit live in gitdates.py; gitsub exports them):
     find_repos(folder) -> Tuple[List[Tuple[str, Path]], List[str]]   ((name, path), ignored)
     read_repo_list(path) -> List[Tuple[str, str]]                    ((name, path or URL))
     is_url(location) -> bool
@@ -70,6 +70,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .gitdates import Commit, _git_time, date_flags, effective_times, pick_commit
 from .late import format_time, parse_time
 
 __all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "read_repo_list",
@@ -83,14 +84,6 @@ _OID = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 
 class GitError(Exception):
     pass
-
-
-@dataclass
-class Commit:
-    id: str
-    parents: List[str]
-    time: datetime              # committer time, with the committer's zone
-    author_time: datetime
 
 
 @dataclass
@@ -336,58 +329,6 @@ def _isdir(st) -> bool:
 
 def _isreg(st) -> bool:
     return st.st_mode & 0o170000 == 0o100000
-
-
-def _git_time(text: str) -> datetime:
-    epoch, iso = text.split(" ", 1)
-    t = parse_time(iso)
-    if int(t.timestamp()) != int(epoch):
-        t = datetime.fromtimestamp(int(epoch), timezone.utc)
-    return t
-
-
-# -- choosing the commit ------------------------------------------------------------------
-def effective_times(chain: List[Commit]) -> List[datetime]:
-    """A commit cannot be older than its parent: each commit's date, or the latest date of
-    the commits before it on the line where that is later (a backdated commit)."""
-    out: List[datetime] = []
-    latest = None
-    for c in reversed(chain):
-        latest = c.time if latest is None or c.time > latest else latest
-        out.append(latest)
-    return out[::-1]
-
-
-def pick_commit(chain: List[Commit], until: Optional[datetime]) -> Optional[Commit]:
-    """The newest commit of the line made at or before `until` (the tip without `until`),
-    by effective_times: a backdated commit counts at its parent's date."""
-    if until is None:
-        return chain[0] if chain else None
-    for c, t in zip(chain, effective_times(chain)):
-        if t <= until:
-            return c
-    return None
-
-
-def date_flags(chain: List[Commit], clone_time: Optional[datetime],
-               most: int = 5) -> List[str]:
-    """Dates that cannot be true: after the clone, or before the commit's own parent."""
-    after, order = [], []
-    for c in chain:
-        if clone_time is not None and c.time > clone_time:
-            after.append("dated-after-clone: commit %s is dated %s, after the clone was made "
-                         "(%s)" % (c.id[:12], format_time(c.time), format_time(clone_time)))
-    for child, parent in zip(chain, chain[1:]):
-        if child.time < parent.time:
-            order.append("out-of-order: commit %s is dated %s, before its parent %s (%s)"
-                         % (child.id[:12], format_time(child.time), parent.id[:12],
-                            format_time(parent.time)))
-    flags = []
-    for kind in (after, order):
-        flags += kind[:most]
-        if len(kind) > most:
-            flags.append("%s: and %d more" % (kind[0].split(":", 1)[0], len(kind) - most))
-    return flags
 
 
 def _write_new(dest: Path, rel: str, data: bytes) -> None:

@@ -28,6 +28,13 @@ from kitgrade.uidpool import UidPool  # noqa: E402
 
 ROOT = os.geteuid() == 0
 UID_BASE = 62100  # away from a real grading's ids
+# one lock folder for every run of these tests on the machine, so that two at once (or a test
+# and the grader's own tests) never hand out the same id
+UID_LOCKS = Path(tempfile.gettempdir()) / "kitgrade-test-uids"
+
+
+def box_users():
+    return UidPool(UID_LOCKS, base=UID_BASE) if ROOT else None
 # a Python every box can run (the one running the tests may live in a home folder)
 PY = shutil.which("python3", path="/usr/bin:/bin")
 # set when NormalUserTest runs this file again as nobody
@@ -41,7 +48,7 @@ def has_bwrap():
         with tempfile.TemporaryDirectory() as t:
             os.chmod(t, 0o755)
             Sandbox("bwrap", ro_paths=[], gpu=False, as_root=ROOT, workroot=Path(t) / "w",
-                    uid_pool=UidPool(Path(t) / "l", base=UID_BASE)).close()
+                    uid_pool=box_users()).close()
     except SandboxError as e:
         return str(e)
     return ""
@@ -71,7 +78,7 @@ class Base(unittest.TestCase):
         (self.subs / "bob" / "conv.c").write_text("bob's work\n")
         self.sb = Sandbox(self.mode, ro_paths=[self.out / "pristine"], gpu=False, as_root=ROOT,
                           workroot=self.tmp / "work", cgroup=self.cgroup,
-                          uid_pool=UidPool(self.tmp / "locks", base=UID_BASE) if ROOT else None)
+                          uid_pool=box_users())
         self.addCleanup(self.sb.close)
         self.box = self.sb.box("alice", self.disk_mb)
         self.n = 0
@@ -299,7 +306,7 @@ class FileTest(Base):
         os.chmod(bad, 0o777)
         with self.assertRaises(SandboxError):
             Sandbox("none", ro_paths=[], gpu=False, as_root=ROOT, workroot=bad / "w",
-                    uid_pool=UidPool(self.tmp / "locks", base=UID_BASE) if ROOT else None)
+                    uid_pool=box_users())
 
 
 # ------------------------------------------------------------------------------ runs in a box
@@ -606,7 +613,7 @@ class GpuMemoryTest(Base):
         super().setUp()
         self.sb.close()
         self.sb = Sandbox(self.mode, ro_paths=[], gpu=True, as_root=ROOT, workroot=self.tmp / "work2",
-                          uid_pool=UidPool(self.tmp / "locks", base=UID_BASE) if ROOT else None)
+                          uid_pool=box_users())
         self.addCleanup(self.sb.close)
         self.box = self.sb.box("gpu", 16)
         smi = self.tmp / "nvidia-smi"
@@ -640,6 +647,117 @@ class GpuMemoryTest(Base):
         self.assertIn("control", out)
 
 
+CUDA_PROG = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <cuda_runtime.h>
+
+__device__ int d_flag; /* nobody sets it */
+
+__global__ void spin(void)
+{
+    while (*(volatile int *)&d_flag == 0) {
+    }
+}
+
+__global__ void fill(int *p, size_t n)
+{
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] = 1;
+}
+
+/* gpu-test MIB [spin]: holds MIB MiB of device memory for a second, or spins for ever */
+int main(int argc, char **argv)
+{
+    const size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 0;
+    const size_t n = (mib << 20) / sizeof(int);
+    int *d = NULL;
+    cudaError_t e = cudaMalloc(&d, n ? n * sizeof(int) : sizeof(int));
+    if (e != cudaSuccess) {
+        printf("cudaMalloc: %s\n", cudaGetErrorString(e));
+        return 3;
+    }
+    if (n)
+        fill<<<(unsigned)((n + 255) / 256), 256>>>(d, n);
+    if (argc > 2)
+        spin<<<1, 1>>>();
+    e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        printf("kernel: %s\n", cudaGetErrorString(e));
+        return 3;
+    }
+    printf("gpu ok\n");
+    fflush(stdout);
+    if (mib)
+        sleep(1);
+    return 0;
+}
+"""
+
+
+def gpu_here():
+    smi, nvcc = shutil.which("nvidia-smi"), shutil.which("nvcc", path=os.environ.get("PATH", "") + ":/usr/local/cuda/bin")
+    if not smi or not nvcc:
+        return "no nvidia-smi or nvcc here"
+    p = subprocess.run([smi, "-L"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return "" if "GPU " in p.stdout else "no GPU here (nvidia-smi -L lists none)"
+
+
+@unittest.skipIf(gpu_here(), gpu_here())
+class RealGpuTest(Base):
+    """On a GPU machine: a CUDA program runs in the sandbox, a device memory hog is stopped, an
+    endless kernel is killed at the wall limit and the GPU serves the next run."""
+    mode = "none" if NO_BWRAP else "bwrap"
+
+    def setUp(self):
+        super().setUp()
+        self.sb.close()
+        self.sb = Sandbox(self.mode, ro_paths=[], gpu=True, as_root=ROOT, workroot=self.tmp / "work2",
+                          uid_pool=box_users())
+        self.addCleanup(self.sb.close)
+        self.box = self.sb.box("gpu", 64)
+        src = self.tmp / "gpu-test.cu"
+        src.write_text(CUDA_PROG)
+        nvcc = shutil.which("nvcc", path=os.environ.get("PATH", "") + ":/usr/local/cuda/bin")
+        exe = self.tmp / "gpu-test"
+        p = subprocess.run([nvcc, "-arch=native", "-o", str(exe), str(src)], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.exe = str(self.box.write_file("gpu-test", exe.read_bytes(), mode=0o755))
+
+    def env(self):
+        e = super().env()
+        e["CUDA_VISIBLE_DEVICES"] = "0"
+        return e
+
+    def test_a_cuda_program_runs(self):
+        r, out = self.run_argv([self.exe, "64"], wall_s=60)
+        self.assertEqual((r.rc, r.breach), (0, None), (r, out))
+        self.assertIn("gpu ok", out)
+        if self.sb.enforcement["gpu_memory_mb"] == "measured":
+            self.assertGreaterEqual(r.gpu_mem_peak_mb or 0, 64)
+
+    def test_device_memory_past_the_cap(self):
+        self.need("gpu_memory_mb")
+        r, out = self.run_argv([self.exe, "2048"], gpu_memory_mb=1024, wall_s=60)
+        if self.sb._mps_dir:  # the MPS client limit: the allocation itself fails
+            self.assertIn("cudaMalloc", out)
+        else:
+            self.assertEqual(r.breach, "gpu-memory-limit", (r, out))
+            self.assertGreater(r.gpu_mem_peak_mb, 1024)
+
+    def test_endless_kernel_then_the_next_run(self):
+        t0 = time.monotonic()
+        r, out = self.run_argv([self.exe, "0", "spin"], wall_s=5)
+        self.assertEqual(r.breach, "timeout", (r, out))
+        self.assertLess(time.monotonic() - t0, 60)
+        r, out = self.run_argv([self.exe, "0"], wall_s=60)
+        self.assertEqual((r.rc, r.breach), (0, None), (r, out))
+        self.assertIn("gpu ok", out)
+
+
 @unittest.skipUnless(ROOT, "starting processes as another user needs root")
 class TwoGradingsTest(unittest.TestCase):
     """Two gradings (two processes, one machine) give their boxes different users."""
@@ -664,7 +782,7 @@ class TwoGradingsTest(unittest.TestCase):
         procs, seen = [], []
         for k in range(2):
             p = subprocess.Popen([sys.executable, "-c", code, str(GRADING), str(tmp / f"work{k}"),
-                                  str(tmp / "locks"), str(UID_BASE)], stdin=subprocess.PIPE,
+                                  str(UID_LOCKS), str(UID_BASE)], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, text=True)
             procs.append(p)
             seen.append({int(x) for x in p.stdout.readline().split()})

@@ -94,9 +94,13 @@ static int setup(kit_ctx *ctx)
                  : cpu_runs(CONV_ISA_AVX2) ? CONV_ISA_AVX2 : CONV_ISA_SSE;
     }
 
-    /* team size: --threads, else OMP_NUM_THREADS, else every core */
+    /* team size: --threads, else OMP_NUM_THREADS, else every core; the
+     * default is read once, before any case of --cases has set a size */
+    static int default_threads = 0;
+    if (default_threads == 0)
+        default_threads = omp_get_max_threads();
     long t = kit_arg_int(&ctx->args, "--threads");
-    L->threads = t > 0 ? (int)t : omp_get_max_threads();
+    L->threads = t > 0 ? (int)t : default_threads;
     omp_set_dynamic(0);
     omp_set_num_threads(L->threads);
     ctx->threads = L->threads;

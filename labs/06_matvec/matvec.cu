@@ -1,11 +1,11 @@
 /* matvec.cu - lab 06: y = A x in double, A row-major m x n.
  *
  * Versions (./lab06 --variant N); v0, cublasDgemv, is the kit's (main.c):
- *   v1 one thread per row, 512-thread blocks (seed 001, question 2). Each
+ *   v1 one thread per row, 512-thread blocks (the course report's question 2). Each
  *      thread walks its own row, so the 32 threads of a warp read 32
  *      addresses n*8 bytes apart: every load touches 32 sectors to use 8
  *      bytes of each. The baseline that shows why coalescing matters.
- *   v2 the seed's tiled kernel (question 3): a 2D grid of tiles, 512 columns
+ *   v2 the report's tiles, walked by rows (its question 3): a 2D grid of tiles, 512 columns
  *      x 64 rows by default, smaller at the right and bottom edges. The
  *      block stages the tile's slice of x in shared memory once (64 rows
  *      reuse it), and its warps go down the tile a row at a time with the 32

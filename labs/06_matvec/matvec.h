@@ -15,14 +15,14 @@
 
 #include "gpu.h"
 
-/* v2/v3 tiles: BLOCK_WIDTH columns x BLOCK_HEIGHT rows (seed 001: 512 x 64).
+/* v2/v3 tiles: BLOCK_WIDTH columns x BLOCK_HEIGHT rows (512 x 64, the course report's).
  * One thread per tile column, so a tile is at most 1024 columns wide. */
 #define MATVEC_TILE_W 512
 #define MATVEC_TILE_H 64
 #define MATVEC_MAX_TILE_W 1024
 #define MATVEC_MAX_GRID_Y 65535 /* row tiles are blockIdx.y */
 
-#define MATVEC_V1_THREADS 512 /* v1: threads per block (seed 001) */
+#define MATVEC_V1_THREADS 512 /* v1: threads per block (the course report's) */
 #define MATVEC_V4_THREADS 256 /* v4: threads per block, a multiple of 32 */
 
 #ifdef __cplusplus
@@ -34,16 +34,17 @@ typedef struct {
     int m, n;
     double *h_A, *h_x;
     unsigned long long s_A, s_x;
+    unsigned char *h_neg; /* rows of A negated for the content in force */
 } matvec_problem;
 
 /* v1: one thread per row, a 1D grid of `threads`-thread blocks. */
 int matvec_v1(const double *d_A, const double *d_x, double *d_y, int m, int n, int threads);
 
-/* v2: the seed's tiled kernel. A 2D grid of tile_w x tile_h tiles (edge
- * tiles smaller); each block stages its slice of x in shared memory, reads
- * its tile a row at a time with consecutive threads on consecutive columns,
- * and adds each row's partial sum into y with atomicAdd on double. Zeroes
- * d_y first (that memset is part of v2's time). */
+/* v2: the course report's tiles, walked by rows. A 2D grid of tile_w x
+ * tile_h tiles (edge tiles smaller); each block stages its slice of x in
+ * shared memory, reads its tile a row at a time with consecutive threads on
+ * consecutive columns, and adds each row's partial sum into y with atomicAdd
+ * on double. Zeroes d_y first (that memset is part of v2's time). */
 int matvec_v2(const double *d_A, const double *d_x, double *d_y, int m, int n, int tile_w,
               int tile_h);
 

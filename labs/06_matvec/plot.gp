@@ -1,7 +1,7 @@
 # plot.gp - lab 06 plots from make bench's TSV.
 #   gnuplot -e "in='out/bench.tsv'; outdir='out'; ceiling=2972" plot.gp
 # time.png/.pdf: median kernel time against matrix size, log-log, one line
-#                per variant (cuBLAS included; v2 with the seed's 512x128
+#                per variant (cuBLAS included; v2 with the report's 512x128
 #                tiles dashed);
 # gbps.png/.pdf: GB/s (8 (mn + m + n) bytes / kernel time) against matrix
 #                size, the measured copy ceiling as a line.

@@ -4,7 +4,7 @@
  * Input: A (rows x cols, row-major) and x with entries uniform in [-1, 1)
  * from the seeded stream (kit_fill_uniform: any piece of it can be made on
  * its own, on any number of threads). Fresh content for timed repetitions:
- * a new x drawn from the key (A stays: y changes entirely all the same).
+ * a new x and about half of A's rows negated, both drawn from the key.
  * Output: y, rows doubles, within a tolerance the reference computes from
  * the summation error bound (ref.c).
  */
@@ -29,7 +29,7 @@ static const kit_optdesc opts[] = {
 static const kit_variant_desc variants[] = {
     V("cublas", "cublasDgemv, the transposed call on the column-major view (baseline)", 1),
     V("naive", "one thread per row: a warp's loads are n*8 bytes apart (uncoalesced)", 0),
-    V("tiled-atomic", "the seed's 2D tiles, x slice in shared memory, atomicAdd on double", 0),
+    V("tiled-atomic", "course report's 2D tiles: x slice in shared memory, atomicAdd on double", 0),
     V("tiled-cas", "v2 with the double add built from atomicCAS (GPUs before sm_60)", 0),
     V("warp-rows", "whole warps per row, 16-byte loads, shuffle sums, no atomics", 0),
 };
@@ -54,6 +54,7 @@ static int make(kit_problem *p, char *err, size_t errlen)
     q->s_x = kit_rng_next(&g);
     q->h_A = kit_malloc(m * n * sizeof(double));
     q->h_x = kit_malloc(n * sizeof(double));
+    q->h_neg = kit_calloc(m, 1);
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < q->m; i++)
         kit_fill_uniform(q->h_A + (size_t)i * n, n, q->s_A, (size_t)i * n);
@@ -64,11 +65,34 @@ static int make(kit_problem *p, char *err, size_t errlen)
     return 0;
 }
 
+/* Whether row i of A is negated in the content of key (never for key 0). */
+static int negated(unsigned long long key, int i)
+{
+    if (!key)
+        return 0;
+    unsigned long long h = (key ^ (0x9E3779B97F4A7C15ULL * (unsigned long long)(i + 1))) * 0xBF58476D1CE4E5B9ULL;
+    return (int)((h >> 31) & 1);
+}
+
+/* A new x, and about half of A's rows negated (exactly: a sign flip), both
+ * drawn from the key: a variant that kept anything of an earlier A or x
+ * (a transposed copy made in the warm-up, say) gives wrong rows. */
 static void fresh(kit_problem *p, int v, unsigned long long key)
 {
     KIT_UNUSED(v);
     matvec_problem *q = p->data;
-    kit_fill_uniform(q->h_x, (size_t)q->n, key ? q->s_x ^ key : q->s_x, 0);
+    const size_t n = (size_t)q->n;
+    kit_fill_uniform(q->h_x, n, key ? q->s_x ^ key : q->s_x, 0);
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < q->m; i++) {
+        int want = negated(key, i);
+        if (want != q->h_neg[i]) {
+            double *a = q->h_A + (size_t)i * n;
+            for (size_t j = 0; j < n; j++)
+                a[j] = -a[j];
+            q->h_neg[i] = (unsigned char)want;
+        }
+    }
 }
 
 static int output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t whylen)
@@ -96,6 +120,7 @@ static void release(kit_problem *p)
     if (q) {
         free(q->h_A);
         free(q->h_x);
+        free(q->h_neg);
     }
     free(q);
     p->data = NULL;
@@ -112,7 +137,7 @@ static const kit_part_spec parts[] = {{
         "A is rows x cols, row-major, entries uniform in [-1, 1). y passes when within\n"
         "atol = gamma(n+2) * max_i sum_j |a_ij x_j| of the CPU reference, where\n"
         "gamma(k) = k u / (1 - k u), u = 2^-53: the worst case of any summation order.\n"
-        "--tile WxH: v2/v3 tiles (default 512x64, the seed's BLOCK_WIDTH x BLOCK_HEIGHT).\n"
+        "--tile WxH: v2/v3 tiles (default 512x64, the tile of the course report).\n"
         "--block Tx1: T threads per block for v1 (default 512) and v4 (default 256, whole\n"
         "warps). kernel ms: the launch alone, A and x already on the GPU, the L2 flushed;\n"
         "total ms: copy A and x in, the launch, copy y out (v2/v3 zero y in their launch).",

@@ -122,3 +122,63 @@ assert c["variants"][1]["supported"] is False and "7 pixels" in c["variants"][1]
     [ "$status" -eq 0 ]
     [ "$output" -eq 9 ]
 }
+
+@test "the checker reads a case's arguments as the harness does: --seed=N, --part, refusals" {
+    local d="$BATS_TEST_TMPDIR/s" chk="$KIT_ROOT/grading/build/check-99"
+    mkdir -p "$d"
+    "$TP/lab99-ref" --part invert --size 9x5 --seed=5 --dump "$d" --reps 1 --quiet
+    run "$chk" compare --part invert --variant 1 -- --size 9x5 --seed=5 <"$d/v1.bin"
+    [ "$status" -eq 0 ]
+    [ "$output" = pass ]
+    # the part named among the case's arguments, as the harness takes it
+    run "$chk" compare --variant 1 -- --part invert --size 9x5 --seed 5 <"$d/v1.bin"
+    [ "$status" -eq 0 ]
+    [ "$output" = pass ]
+    run "$chk" compare --part invert --variant 1 -- --size 9x5 --seed=6 <"$d/v1.bin"
+    [ "$status" -eq 1 ]
+    # what the harness refuses, the checker refuses, for the same reason
+    local c01="$KIT_ROOT/grading/build/check-01" args reason
+    for args in "--seed banana" "--size 3x3 --image $d/none.png" "--device 0" "--seed"; do
+        # shellcheck disable=SC2086
+        run "$L01/lab01-ref" --reps 1 --size 4x4 $args
+        [ "$status" -eq 2 ]
+        reason=${output#lab01-ref: }
+        reason=${reason% (try --help)}
+        # shellcheck disable=SC2086
+        run "$c01" compare --variant 1 -- --size 4x4 $args </dev/null
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"$reason"* ]]
+    done
+    # the checker's own options are read strictly too
+    for args in "--variant 1x" "--variant 1 --key -1" "--variant 1 --key 0x5" \
+                "--variant 1 --atol abc" "--variant 1 --rtol -1"; do
+        # shellcheck disable=SC2086
+        run "$chk" compare --part invert $args -- --size 9x5 --seed 5 <"$d/v1.bin"
+        [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
+    done
+}
+
+@test "a graded build keeps global only the skeleton's entry points: a student's clock_gettime cannot fake the time" {
+    local o="$BATS_TEST_TMPDIR/graded" src="$BATS_TEST_TMPDIR/src" e="$BATS_TEST_TMPDIR/entry.txt"
+    mkdir -p "$o" "$src"
+    make -s -C "$L01" entry-list ENTRY_OUT="$e" >/dev/null
+    [ "$(cat "$e")" = "$(printf 'conv_v1\nconv_v2\nconv_v3')" ]
+    # the solution, with a clock that always says 0 (and a global helper of its own)
+    { cat "$KIT_ROOT/solutions/01_cpu_conv/conv.c"
+      printf '%s\n' '#include <time.h>' \
+          'int clock_gettime(clockid_t c, struct timespec *t) { (void)c; t->tv_sec = 0; t->tv_nsec = 0; return 0; }' \
+          'int my_helper(void) { return 1; }'; } >"$src/conv.c"
+    make -s -C "$L01" GRADED=1 O="$o" SRC="$src" ENTRY="$e" lab01 >/dev/null
+    run bash -c "nm '$o/build/skel/conv.c.o' | grep -E ' (clock_gettime|my_helper|conv_v1)$'"
+    [[ "$output" == *" t clock_gettime"* && "$output" == *" t my_helper"* && "$output" == *" T conv_v1"* ]]
+    # the harness's clock is the C library's: the launch windows are real times
+    mkdir -p "$BATS_TEST_TMPDIR/d"
+    "$o/lab01" --size 64x48 --dump "$BATS_TEST_TMPDIR/d" --reps 2 --quiet --variant 1
+    awk '$1 == "rep" && !($4 > 1000000000) { exit 1 }' "$BATS_TEST_TMPDIR/d/v1.txt"
+    # without ENTRY the student's clock wins (the test can fail)
+    rm -rf "$o"; mkdir -p "$o" "$BATS_TEST_TMPDIR/d2"
+    make -s -C "$L01" GRADED=1 O="$o" SRC="$src" lab01 >/dev/null
+    "$o/lab01" --size 64x48 --dump "$BATS_TEST_TMPDIR/d2" --reps 2 --quiet --variant 1
+    run awk '$1 == "rep" && $4 > 1000000000 { n++ } END { print n + 0 }' "$BATS_TEST_TMPDIR/d2/v1.txt"
+    [ "$output" -eq 0 ]
+}

@@ -157,3 +157,20 @@ setup() {
     [ "$status" -ne 0 ]
     grep -q 'clamp255(sum)' "$KIT_ROOT/solutions/01_cpu_conv/conv.c"
 }
+
+@test "--results that is not a regular file is written, never read; a 1x1 result is a picture" {
+    run timeout 20 "$REF" --size 3x3 --variant 1 --reps 1 --quiet --results /dev/null
+    [ "$status" -eq 0 ]
+    # reading /dev/zero for a header would never end
+    run timeout 20 "$REF" --size 3x3 --variant 1 --reps 1 --quiet --results /dev/zero
+    [ "$status" -eq 0 ]
+    mkfifo "$TMP/fifo"
+    cat "$TMP/fifo" >"$TMP/from-fifo" &
+    run timeout 20 "$REF" --size 3x3 --variant 1 --reps 1 --quiet --results "$TMP/fifo"
+    wait
+    [ "$status" -eq 0 ]
+    grep -q '^lab	' "$TMP/from-fifo"
+    run "$REF" --size 1x1 --variant 1 --reps 1 --out "$TMP/one.png"
+    [ "$status" -eq 0 ]
+    is_png "$TMP/one.png"
+}

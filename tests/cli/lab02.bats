@@ -127,6 +127,13 @@ all_exact() {
     grep -q '^02	1	omp-rows	.*pass	2	isa=scalar threads=2	-	host$' "$TMP/env.tsv"
 }
 
+@test "--cases: a case without --threads gets the default, whatever an earlier case set" {
+    printf -- '--threads\t1\t--variant\t1\t--size\t8x8\n--variant\t1\t--size\t8x8\t--results\t%s\n' \
+        "$TMP/c.tsv" >"$TMP/cases"
+    OMP_NUM_THREADS=3 "$REF" --reps 1 --quiet --cases "$TMP/cases"
+    grep -q '^02	1	omp-rows	.*pass	3	isa=scalar threads=3	-	host$' "$TMP/c.tsv"
+}
+
 @test "the untouched skeleton reports not implemented: exit 4" {
     run "$SKEL" --size 16x16 --reps 1
     [ "$status" -eq 4 ]

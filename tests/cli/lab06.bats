@@ -18,7 +18,7 @@ L06="$KIT_ROOT/labs/06_matvec"
 @test "bad usage gives exit 2 with one line, GPU or not" {
     for args in "--bogus" "--variant 5" "--variant -1" "--rows 0" "--cols abc" "--rows" \
                 "--size 10x10" "--filter laplace5" "--block 64x32" "--tile 0x4" "--tile 2048x8" \
-                "--tile 1025x1 --rows 4 --cols 4"; do
+                "--tile 1025x1 --rows 4 --cols 4" "--rows 4 --cols 4 --save-input $BATS_TEST_TMPDIR/x.png"; do
         run bash -c "'$L06/lab06-ref' $args 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
         [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ] || { echo "$args: $output"; false; }

@@ -21,9 +21,11 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "dump.h"
 #include "harness.h"
 #include "image.h"
 #include "kit.h"
+#include "protocol.h"
 #include "results.h"
 
 static int count_char(const char *s, char c)
@@ -99,7 +101,9 @@ enum {
     B_FAR,          /* ref + 2*atol */
     B_RUN_UNSUPP,   /* launch() says KIT_UNSUPPORTED */
     B_NO_SUPPORT,   /* output() says no */
-    B_VECTOR        /* a 3x1 double output with its own tolerance 4, off by 2 */
+    B_VECTOR,       /* a 3x1 double output with its own tolerance 4, off by 2 */
+    B_TAMPER,       /* rewrites its input to the warm-up's content, answers for that */
+    B_MOVE_DUMP     /* correct; at its second run moves the --dump folder away */
 };
 
 #define MAXV 8
@@ -111,6 +115,7 @@ static unsigned long long g_keys[MAXV + 1][64];
 static kit_type g_type = KIT_F32;
 static int g_setups, g_teardowns, g_setup_rc, g_makes, g_releases, g_refs;
 static double g_atol = 0.5;
+static char g_move_dump[2][600]; /* B_MOVE_DUMP: from, to */
 static unsigned char g_saved[4096];
 
 typedef struct {
@@ -313,6 +318,15 @@ static int fake_launch(kit_ctx *ctx, int v)
     case B_VECTOR:
         for (size_t i = 0; i < n; i++)
             put(ctx, i, 100.0 * (double)i + 2.0);
+        break;
+    case B_TAMPER: /* a write into the input it was handed */
+        ((fake_prob *)ctx->prob.data)->key = 0;
+        write_answer(ctx, n, 0.0);
+        break;
+    case B_MOVE_DUMP:
+        write_answer(ctx, n, 0.0);
+        if (call == 2)
+            rename(g_move_dump[0], g_move_dump[1]);
         break;
     }
     return KIT_OK;
@@ -699,7 +713,8 @@ static void test_ctl_keys(void **state)
     ssize_t got = read(from_harness[0], asked, sizeof asked - 1);
     assert_true(got > 0);
     asked[got] = 0;
-    assert_string_equal(asked, "rep 1 1\nrep 1 2\nrep 1 3\n");
+    assert_string_equal(asked, "rep 1 1\ngo 1 1\ndone 1 1\nrep 1 2\ngo 1 2\ndone 1 2\n"
+                               "rep 1 3\ngo 1 3\ndone 1 3\n");
     close(to_harness[1]);
     close(to_harness[0]);
     close(from_harness[0]);
@@ -738,9 +753,305 @@ static void test_cases(void **state)
     assert_non_null(strstr(cap_err, "fake input refused"));
 }
 
+
+/* The reference is made before the run it checks: a variant that rewrites
+ * its input (here: back to the warm-up's content) cannot make its own wrong
+ * answer the expected one. */
+static void test_input_tamper_fails(void **state)
+{
+    (void)state;
+    fake(KIT_F32, 1, B_TAMPER);
+    assert_int_equal(MAIN("--reps", "3"), KIT_EXIT_WRONG);
+    assert_non_null(strstr(cap_out, "FAIL (timed run)"));
+}
+
+/* --dump and --ctl that cannot work are refused before anything runs; a
+ * --dump folder that goes away during the run is an error, not "done". */
+static void test_grading_mode_refusals(void **state)
+{
+    (void)state;
+    char dir[512], file[512], ctl[64];
+    tmp_path(dir, sizeof dir, "no/such/dump");
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--dump", dir, "--quiet"), KIT_EXIT_USAGE);
+    assert_non_null(strstr(cap_err, "--dump"));
+    assert_int_equal(g_makes + g_calls[1], 0);
+    tmp_path(file, sizeof file, "dump-is-a-file");
+    write_text(file, "x");
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--dump", file, "--quiet"), KIT_EXIT_USAGE);
+    assert_non_null(strstr(cap_err, "not a folder"));
+    assert_int_equal(g_calls[1], 0);
+    /* --diff-dir too (it was found missing only when a variant failed) */
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--diff-dir", dir, "--quiet"), KIT_EXIT_USAGE);
+    assert_non_null(strstr(cap_err, "--diff-dir"));
+    assert_int_equal(g_makes + g_calls[1], 0);
+
+    /* descriptors that are not open, or open the wrong way */
+    tmp_path(dir, sizeof dir, "dumpref");
+    mkdir(dir, 0755);
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--dump", dir, "--ctl", "900,901", "--quiet"), KIT_EXIT_USAGE);
+    assert_non_null(strstr(cap_err, "not open"));
+    assert_int_equal(g_makes + g_calls[1], 0);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    snprintf(ctl, sizeof ctl, "%d,%d", p[1], p[0]); /* swapped: IN is the write end */
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--quiet"), KIT_EXIT_USAGE);
+    assert_non_null(strstr(cap_err, "cannot be read"));
+    assert_int_equal(g_calls[1], 0);
+    close(p[0]);
+    close(p[1]);
+
+    /* the folder moved away after the first timed run */
+    tmp_path(g_move_dump[0], sizeof g_move_dump[0], "dumpmove");
+    tmp_path(g_move_dump[1], sizeof g_move_dump[1], "dumpmove.gone");
+    mkdir(g_move_dump[0], 0755);
+    fake(KIT_F32, 1, B_MOVE_DUMP);
+    assert_int_equal(MAIN("--dump", g_move_dump[0], "--reps", "3", "--quiet"), KIT_EXIT_RUNTIME);
+    assert_non_null(strstr(cap_err, "cannot write"));
+    assert_int_equal(g_calls[1], 2); /* no run after the failed write */
+}
+
+/* A grader that closed its end, or answers what is not a key: one line and
+ * exit 3 (not death by SIGPIPE, not a key of its own making). */
+static void test_ctl_broken_channels(void **state)
+{
+    (void)state;
+    char dir[512], ctl[64];
+    tmp_path(dir, sizeof dir, "dumpctl2");
+    mkdir(dir, 0755);
+    int to_harness[2], from_harness[2];
+    assert_int_equal(pipe(to_harness), 0);
+    assert_int_equal(pipe(from_harness), 0);
+    close(from_harness[0]); /* nobody reads the requests */
+    snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--reps", "2", "--quiet"), KIT_EXIT_RUNTIME);
+    assert_non_null(strstr(cap_err, "key channel is closed"));
+    close(from_harness[1]);
+    close(to_harness[0]);
+    close(to_harness[1]);
+
+    const char *bad[] = {"key -1\n", "key 0x10\n", "key  10\n", "key 0000\n",
+                         "key 11111111111111111\n", "key 12"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(pipe(to_harness), 0);
+        assert_int_equal(pipe(from_harness), 0);
+        assert_int_equal(write(to_harness[1], bad[i], strlen(bad[i])), (ssize_t)strlen(bad[i]));
+        close(to_harness[1]);
+        snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
+        fake(KIT_F32, 1, B_GOOD);
+        assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--reps", "1", "--quiet"),
+                         KIT_EXIT_RUNTIME);
+        assert_non_null(strstr(cap_err, "gave no key"));
+        assert_int_equal(g_calls[1], 1); /* the warm-up only */
+        close(to_harness[0]);
+        close(from_harness[0]);
+        close(from_harness[1]);
+    }
+}
+
+/* --cases: a long line is one case, a line of tabs none, a folder an error. */
+static void test_cases_lines(void **state)
+{
+    (void)state;
+    char list[512], d1[512];
+    tmp_path(list, sizeof list, "cases-long.txt");
+    tmp_path(d1, sizeof d1, "case-long");
+    mkdir(d1, 0755);
+    size_t cap = 40000;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    int n = snprintf(text, cap, "--dump\t%s\t--reps\t1", d1);
+    for (int i = 0; i < 28; i++) /* past 8 KiB on one line, 60 arguments */
+        n += snprintf(text + n, cap - (size_t)n, "\t--seed\t%0300d", 7);
+    snprintf(text + n, cap - (size_t)n, "\n\t\t\n");
+    write_text(list, text);
+    free(text);
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--quiet", "--cases", list), KIT_EXIT_OK);
+    assert_int_equal(g_makes, 1);
+    assert_string_equal(cap_err, "");
+    fake(KIT_F32, 1, B_GOOD);
+    assert_int_equal(MAIN("--quiet", "--cases", tmpdir), KIT_EXIT_USAGE);
+    assert_int_equal(g_makes, 0);
+    assert_non_null(strstr(cap_err, "cannot read --cases"));
+}
+
+/* The run's own account stays whole whatever the times say. */
+static void test_dump_meta_long_lines(void **state)
+{
+    (void)state;
+    char dir[512], path[600];
+    tmp_path(dir, sizeof dir, "dumpmeta");
+    mkdir(dir, 0755);
+    kit_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.opt.dump_dir = dir;
+    enum { N = 300 };
+    kit_rep_rec recs[N];
+    for (int i = 0; i < N; i++)
+        recs[i] = (kit_rep_rec){i + 1, ~0ULL, -(1LL << 62), -(1LL << 62), -1e300, -1e300};
+    assert_int_equal(kit_dump_meta(&ctx, 1, "not-implemented", -(1LL << 62), -(1LL << 62),
+                                   recs, N),
+                     0);
+    snprintf(path, sizeof path, "%s/v1.txt", dir);
+    char *t = slurp(path);
+    assert_int_equal(count_char(t, '\n'), 2 + N);
+    assert_non_null(strstr(t, "rep 300 ffffffffffffffff "));
+    free(t);
+}
+
+/* What each span holds, with a fake GPU whose clock each step advances:
+ * upload 5, the L2 flush 100, the launch 7, the download 11. */
+static double g_gclock, g_gslot[8];
+static char g_glog[256];
+static void glog(const char *s)
+{
+    strncat(g_glog, s, sizeof g_glog - strlen(g_glog) - 1);
+}
+static int g_init(int d)
+{
+    (void)d;
+    return 0;
+}
+static int g_mark(int s)
+{
+    char b[8];
+    g_gslot[s] = g_gclock;
+    snprintf(b, sizeof b, "m%d ", s);
+    glog(b);
+    return 0;
+}
+static int g_wait(int s)
+{
+    char b[8];
+    snprintf(b, sizeof b, "w%d ", s);
+    glog(b);
+    return 0;
+}
+static int g_elapsed(int a, int b, double *ms)
+{
+    *ms = g_gslot[b] - g_gslot[a];
+    return 0;
+}
+static int g_flush(void)
+{
+    g_gclock += 100;
+    glog("flush ");
+    return 0;
+}
+static int p_step(const char *what, double cost)
+{
+    g_gclock += cost;
+    glog(what);
+    return KIT_OK;
+}
+static int p_upload(kit_ctx *c, int v)
+{
+    (void)c, (void)v;
+    return p_step("up ", 5);
+}
+static int p_launch(kit_ctx *c, int v)
+{
+    (void)c, (void)v;
+    return p_step("launch ", 7);
+}
+static int p_download(kit_ctx *c, int v)
+{
+    (void)c, (void)v;
+    return p_step("down ", 11);
+}
+
+static void test_protocol_spans(void **state)
+{
+    (void)state;
+    static const kit_variant_desc vd[] = {
+        {"k", "kernel span", KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 1, 0},
+        {"t", "total span", KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 1, 0},
+    };
+    static const kit_part_spec ps = {
+        .name = "", .first_variant = 1, .nvariants = 2, .variants = vd};
+    static const kit_gpu_ops ops = {g_init, g_mark, g_wait, g_elapsed, g_flush, NULL, NULL, NULL};
+    static const kit_part_glue gl = {.part = "", .upload = p_upload, .launch = p_launch,
+                                     .download = p_download};
+    kit_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.part = &ps;
+    ctx.glue = &gl;
+    ctx.gpu = &ops;
+    kit_run_times t;
+    g_glog[0] = 0;
+    assert_int_equal(kit_run_once(&ctx, 1, &t), KIT_OK);
+    assert_true(t.kernel_ms == 7.0);          /* the launch alone */
+    assert_true(t.total_ms == 5.0 + 7 + 11);  /* copies and launch, never the flush */
+    /* no copy of the upload may still run in the launch window */
+    const char *up = strstr(g_glog, "up "), *launch = strstr(g_glog, "launch ");
+    const char *w1 = strstr(g_glog, "w1 ");
+    assert_non_null(w1);
+    assert_true(up < w1 && w1 < launch);
+    g_glog[0] = 0;
+    assert_int_equal(kit_run_once(&ctx, 2, &t), KIT_OK);
+    assert_true(t.kernel_ms == 7.0);
+    assert_true(t.total_ms == 5.0 + 7 + 11);
+    assert_true(strstr(g_glog, "flush ") < strstr(g_glog, "m0 "));
+}
+
+/* --cases on a GPU spoilt by a fault: the cases after it are not run (the
+ * grader runs them in new processes), and the run says so with exit 3. */
+static int g_cases_run, g_gpu_ok;
+static int h_init(int d)
+{
+    (void)d;
+    return 0;
+}
+static int h_healthy(void)
+{
+    return g_gpu_ok;
+}
+static int h_launch(kit_ctx *ctx, int v)
+{
+    g_cases_run++;
+    g_gpu_ok = 0; /* the first launch "faults" */
+    return fake_launch(ctx, v);
+}
+
+static void test_cases_stop_on_a_spoilt_gpu(void **state)
+{
+    (void)state;
+    static const kit_gpu_ops ops = {h_init, NULL, NULL, NULL, NULL, NULL, NULL, h_healthy};
+    static const kit_part_glue gl[] = {{.part = "", .launch = h_launch}};
+    static const kit_glue glue = {1, gl, &ops};
+    char list[512], text[2048], d1[512], d2[512];
+    tmp_path(list, sizeof list, "cases-gpu.txt");
+    tmp_path(d1, sizeof d1, "gcase1");
+    tmp_path(d2, sizeof d2, "gcase2");
+    mkdir(d1, 0755);
+    mkdir(d2, 0755);
+    snprintf(text, sizeof text, "--dump\t%s\t--reps\t1\n--dump\t%s\t--reps\t1\n", d1, d2);
+    write_text(list, text);
+    fake(KIT_F32, 1, B_GOOD);
+    g_cases_run = 0;
+    g_gpu_ok = 1;
+    char *argv[] = {"./lab99", "--quiet", "--cases", list, NULL};
+    capture_begin();
+    int rc = kit_main(&fake_lab, &glue, 4, argv);
+    capture_end();
+    assert_int_equal(rc, KIT_EXIT_RUNTIME);
+    assert_int_equal(g_cases_run, 2); /* the first case's warm-up and one repetition */
+    assert_non_null(strstr(cap_err, "error state"));
+    char path[600];
+    snprintf(path, sizeof path, "%s/v1.txt", d2);
+    assert_int_equal(access(path, F_OK), -1); /* the second case never ran */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_cases_stop_on_a_spoilt_gpu, restore_std),
         cmocka_unit_test_teardown(test_three_variants, restore_std),
         cmocka_unit_test_teardown(test_poison_and_fresh_content, restore_std),
         cmocka_unit_test_teardown(test_warmup_only_and_replay_fail, restore_std),
@@ -754,6 +1065,12 @@ int main(void)
         cmocka_unit_test_teardown(test_dump, restore_std),
         cmocka_unit_test_teardown(test_ctl_keys, restore_std),
         cmocka_unit_test_teardown(test_cases, restore_std),
+        cmocka_unit_test_teardown(test_input_tamper_fails, restore_std),
+        cmocka_unit_test_teardown(test_grading_mode_refusals, restore_std),
+        cmocka_unit_test_teardown(test_ctl_broken_channels, restore_std),
+        cmocka_unit_test_teardown(test_cases_lines, restore_std),
+        cmocka_unit_test(test_dump_meta_long_lines),
+        cmocka_unit_test(test_protocol_spans),
     };
     int rc = cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
     free(cap_out);

@@ -278,6 +278,47 @@ static void test_image_excludes_size(void **state)
     assert_string_equal(kit_arg_str(&args, "--image"), "x.png");
 }
 
+/* kit_parse_case: what the grader's checker reads a case with. The same
+ * case arguments must mean the same seed and options as in the harness,
+ * and be refused where the harness refuses them. */
+static void test_parse_case_agrees(void **state)
+{
+    (void)state;
+    char err[256];
+    kit_opts co;
+    kit_args ca;
+    const kit_part_spec *cp;
+    char *eq[] = {"--size", "9x4", "--seed=77", "--variant", "2", "--dump", "d", "--quiet"};
+    assert_int_equal(kit_parse_case(&lab_min, 0, 8, eq, &co, &cp, &ca, err, sizeof err), 0);
+    assert_true(co.seed == 77);
+    int w, h;
+    kit_arg_wxh(&ca, "--size", &w, &h);
+    assert_int_equal(w, 9);
+    /* as the harness reads the same arguments */
+    assert_int_equal(
+        PARSE(&lab_min, "--size", "9x4", "--seed=77", "--variant", "2", "--dump", "d", "--quiet"),
+        0);
+    assert_true(o.seed == co.seed);
+    char *badseed[] = {"--seed", "banana"};
+    assert_int_equal(kit_parse_case(&lab_min, 0, 2, badseed, &co, &cp, &ca, err, sizeof err),
+                     KIT_EXIT_USAGE);
+    assert_non_null(strstr(err, "--seed"));
+    char *both[] = {"--image", "x.png", "--size", "3x3"};
+    assert_int_equal(kit_parse_case(&lab_all, 1, 4, both, &co, &cp, &ca, err, sizeof err),
+                     KIT_EXIT_USAGE);
+    assert_non_null(strstr(err, "exclude"));
+    /* kit_args_parse alone refuses them too */
+    assert_int_equal(kit_args_parse(&all_parts[0], 4, both, NULL, NULL, &ca, err, sizeof err), -1);
+    char *dev[] = {"--device", "0"};
+    assert_int_equal(kit_parse_case(&lab_min, 0, 2, dev, &co, &cp, &ca, err, sizeof err),
+                     KIT_EXIT_USAGE); /* a CPU lab has no --device */
+    assert_int_equal(kit_parse_case(&lab_all, 1, 2, dev, &co, &cp, &ca, err, sizeof err), 0);
+    char *part[] = {"--part", "nums", "--count", "5"};
+    assert_int_equal(kit_parse_case(&lab_two, 0, 4, part, &co, &cp, &ca, err, sizeof err), 0);
+    assert_ptr_equal(cp, &two_parts[1]);
+    assert_int_equal(kit_arg_int(&ca, "--count"), 5);
+}
+
 static void test_parts(void **state)
 {
     (void)state;
@@ -373,6 +414,7 @@ int main(void)
         cmocka_unit_test_teardown(test_part_options, restore_std),
         cmocka_unit_test_teardown(test_common_numbers, restore_std),
         cmocka_unit_test_teardown(test_image_excludes_size, restore_std),
+        cmocka_unit_test_teardown(test_parse_case_agrees, restore_std),
         cmocka_unit_test_teardown(test_parts, restore_std),
         cmocka_unit_test_teardown(test_help, restore_std),
         cmocka_unit_test_teardown(test_rep_keys, restore_std),

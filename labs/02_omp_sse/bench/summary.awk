@@ -3,8 +3,10 @@
 #   awk -f summary.awk -v mode=ratios bench.tsv isa.tsv peer.tsv   the ratios, as text
 #   awk -f summary.awk -v mode=curves bench.tsv isa.tsv peer.tsv   gnuplot blocks
 #   awk -f summary.awk -v mode=bars   bench.tsv isa.tsv peer.tsv   label<TAB>ms rows
+#   awk -f summary.awk -v mode=facts  bench.tsv isa.tsv peer.tsv   gnuplot settings (threads, size, v0)
 # bench.tsv holds one `--variant all` run per thread count: v0 and v3 (one
-# thread) appear in every run; their time is the median over the runs, and
+# thread) appear in every run (their rows say not-implemented until written;
+# only passing rows count); their time is the median over the runs, and
 # the v3/v0 ratio the median of the ratios measured within one run.
 # curves: one block per variant (v1 v2 v4 v5, then v3), rows of threads,
 # median ms, the same variant's ms on 1 thread, v0's ms.
@@ -13,11 +15,14 @@ BEGIN { FS = "\t"; maxt = 0; runs = 0 }
 /^#/ || $1 == "lab" || NF < 20 { next }
 {
     kind = FILENAME ~ /isa\.tsv$/ ? "isa" : FILENAME ~ /peer\.tsv$/ ? "peer" : "bench"
+    if (kind == "bench" && $2 == 0)       # a v0 row starts a run, written or not
+        runs++
     if (kind != "peer" && $18 != "pass")
         next
+    if (kind == "bench" && !w[$4]) { w[$4] = 1; if ($4 * $5 > img) { img = $4 * $5; iw = $4; ih = $5 } }
     isa = $20; sub(/^.*isa=/, "", isa); sub(/ .*$/, "", isa)
     if (kind == "bench") {
-        if ($2 == 0) { runs++; t0[runs] = $10 }          # a v0 row starts a run
+        if ($2 == 0) t0[runs] = $10
         else if ($2 == 3) t3[runs] = $10
         else {
             ms[$2 "@" $19] = $10
@@ -43,10 +48,15 @@ END {
     T = maxt
     n0 = n3 = nr = 0
     for (g = 1; g <= runs; g++) {
-        a0[++n0] = t0[g]
-        if (g in t3) { a3[++n3] = t3[g]; ar[++nr] = t0[g] / t3[g] }
+        if (g in t0) a0[++n0] = t0[g]
+        if (g in t3) a3[++n3] = t3[g]
+        if ((g in t0) && (g in t3)) ar[++nr] = t0[g] / t3[g]
     }
     m0 = median(a0, n0); m3 = median(a3, n3); mr = median(ar, nr)
+    if (mode == "facts") {              # what plot.gp's titles and axes need
+        printf "tmax=%d; img_w=%d; img_h=%d; t_v0=%s", (T > 0 ? T : 1), iw, ih, (m0 == "" ? "NaN" : m0)
+        exit 0
+    }
     if (mode == "curves") {
         nt = 0
         for (t in thr) ts[++nt] = t + 0
@@ -82,6 +92,10 @@ END {
         exit 0
     }
     printf "lab 02 benchmark summary (median ms; ratios are speedups, higher is better)\n"
+    if (n0 + n3 == 0 && T == 0) {
+        printf "  no variant timed yet (a variant is timed once it is written and passes)\n"
+        exit 0
+    }
     if (nr > 0)
         printf "  v3 sse vs v0 scalar, 1 thread:  %.2fx (median of %d runs' ratios; v0 %.3f ms, v3 %.3f ms)\n", \
                mr, nr, m0, m3
@@ -95,8 +109,12 @@ END {
     } else {
         printf "  no OpenCV row at %d threads (peer skipped?)\n", T
     }
-    if (T > 1 && have("1@1") && have("1@" T))
-        printf "  scaling 1 -> %d threads: v1 %.2fx, v2 %.2fx, v4 %.2fx, v5 %.2fx\n", T, \
-               ms["1@1"] / ms["1@" T], have("2@" T) ? ms["2@1"] / ms["2@" T] : 0, \
-               have("4@" T) ? ms["4@1"] / ms["4@" T] : 0, have("5@" T) ? ms["5@1"] / ms["5@" T] : 0
+    sc = ""
+    for (b = 1; b <= 4; b++) {          # the variants timed on 1 thread and on T
+        vv = substr("1245", b, 1)
+        if (T > 1 && have(vv "@1") && have(vv "@" T))
+            sc = sc sprintf("%sv%s %.2fx", sc == "" ? "" : ", ", vv, ms[vv "@1"] / ms[vv "@" T])
+    }
+    if (sc != "")
+        printf "  scaling 1 -> %d threads: %s\n", T, sc
 }

@@ -1,0 +1,574 @@
+/* cupti_trace.c - GPU activity records of kernels and memory copies through
+ * CUPTI's activity API, written as the kit's tab-separated lines (format and
+ * use: cupti_trace.h; DESIGN.md, "GPU activity records").
+ *
+ * Built twice:
+ *   -DKIT_TRACE_INJECTION   build/libkitcupti.so: InitializeInjection(), which
+ *                           the CUDA driver calls when CUDA_INJECTION64_PATH
+ *                           names the library; the records go straight to
+ *                           KIT_CUPTI_OUT (or KIT_CUPTI_FD) as they complete.
+ *   (nothing)               in a program (lab 05): kit_trace_start/collect.
+ * -DKIT_TRACE_NO_CUPTI keeps only the plain C part (the unit tests include
+ * this file that way; a lab built where the toolkit has no CUPTI too).
+ *
+ * Sections: records as text (plain C), busy time per engine (plain C),
+ * CUPTI (buffers, conversion), in-process interface, injection entry.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "cupti_trace.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ----------------------------------------------------- records as text */
+
+static const char *const kind_names[] = {"other", "HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
+
+const char *kit_trace_kind_name(kit_copy_kind k)
+{
+    return (k >= KIT_COPY_OTHER && k <= KIT_COPY_PTOP) ? kind_names[k] : "other";
+}
+
+kit_copy_kind kit_trace_kind_parse(const char *s)
+{
+    for (int k = KIT_COPY_HTOD; k <= KIT_COPY_PTOP; k++)
+        if (strcmp(s, kind_names[k]) == 0)
+            return (kit_copy_kind)k;
+    return KIT_COPY_OTHER;
+}
+
+void kit_trace_clean_name(const char *raw, char *out, size_t len)
+{
+    if (!len)
+        return;
+    const char *s = raw ? raw : "";
+    size_t n = strlen(s);
+    /* a plain mangled function: _Z<length><identifier><parameter codes> */
+    if (s[0] == '_' && s[1] == 'Z' && isdigit((unsigned char)s[2])) {
+        char *end;
+        unsigned long idl = strtoul(s + 2, &end, 10);
+        if (idl > 0 && idl <= strlen(end)) {
+            s = end;
+            n = idl;
+        }
+    }
+    if (n == 0) {
+        s = "?";
+        n = 1;
+    }
+    if (n > len - 1)
+        n = len - 1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') ? ' ' : s[i];
+    out[n] = 0;
+}
+
+int kit_trace_format(const kit_trace_rec *r, char *buf, size_t len)
+{
+    int n;
+    if (r->type == 'K')
+        n = snprintf(buf, len, "K\t%llu\t%llu\t%u\t0\t-\t%s\n", r->start, r->end, r->stream,
+                     r->name[0] ? r->name : "?");
+    else
+        n = snprintf(buf, len, "C\t%llu\t%llu\t%u\t%llu\t%s\t-\n", r->start, r->end, r->stream,
+                     r->bytes, kit_trace_kind_name(r->kind));
+    return (n < 0 || (size_t)n >= len) ? -1 : n;
+}
+
+/* The next tab-separated field of *p (NUL-terminated in place). */
+static char *next_field(char **p)
+{
+    char *s = *p;
+    if (!s)
+        return NULL;
+    char *t = strchr(s, '\t');
+    if (t) {
+        *t = 0;
+        *p = t + 1;
+    } else {
+        *p = NULL;
+    }
+    return s;
+}
+
+static int parse_u64(const char *s, unsigned long long *v)
+{
+    if (!s || !isdigit((unsigned char)s[0]))
+        return -1;
+    char *end;
+    *v = strtoull(s, &end, 10);
+    return *end ? -1 : 0;
+}
+
+int kit_trace_parse(const char *line, kit_trace_rec *r)
+{
+    char buf[512];
+    size_t n = strlen(line);
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        n--;
+    if (n == 0 || line[0] == '#')
+        return 0;
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, line, n);
+    buf[n] = 0;
+    char *p = buf;
+    char *f[7];
+    for (int i = 0; i < 7; i++)
+        if (!(f[i] = next_field(&p)))
+            return -1;
+    if (p) /* more than seven fields */
+        return -1;
+    memset(r, 0, sizeof *r);
+    unsigned long long stream;
+    if (strlen(f[0]) != 1 || (f[0][0] != 'K' && f[0][0] != 'C') || parse_u64(f[1], &r->start) ||
+        parse_u64(f[2], &r->end) || parse_u64(f[3], &stream) || parse_u64(f[4], &r->bytes) ||
+        r->end < r->start || stream > 0xffffffffULL)
+        return -1;
+    r->type = f[0][0];
+    r->stream = (unsigned)stream;
+    if (r->type == 'K') {
+        if (strcmp(f[5], "-") != 0 || r->bytes != 0 || !f[6][0])
+            return -1;
+        snprintf(r->name, sizeof r->name, "%s", f[6]);
+    } else {
+        if (strcmp(f[6], "-") != 0)
+            return -1;
+        r->kind = kit_trace_kind_parse(f[5]);
+        if (r->kind == KIT_COPY_OTHER && strcmp(f[5], "other") != 0)
+            return -1;
+    }
+    return 1;
+}
+
+int kit_trace_write(FILE *fp, const kit_trace_rec *r, size_t n, unsigned long long calib_cupti,
+                    unsigned long long calib_mono, size_t dropped)
+{
+    char line[KIT_TRACE_NAME + 128];
+    size_t kernels = 0, copies = 0;
+    fprintf(fp, "# kitcupti 2\n# calib %llu %llu\n", calib_cupti, calib_mono);
+    for (size_t i = 0; i < n; i++) {
+        if (kit_trace_format(&r[i], line, sizeof line) < 0)
+            continue;
+        fputs(line, fp);
+        if (r[i].type == 'K')
+            kernels++;
+        else
+            copies++;
+    }
+    fprintf(fp, "# calib %llu %llu\n# end kernels=%zu copies=%zu dropped=%zu\n", calib_cupti,
+            calib_mono, kernels, copies, dropped);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* ------------------------------------------------ busy time per engine */
+
+typedef struct {
+    unsigned long long s, e;
+} span_t;
+
+static int span_cmp(const void *a, const void *b)
+{
+    const span_t *x = a, *y = b;
+    return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* Length of the union of the intervals (sorted here). */
+static unsigned long long union_ns(span_t *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, span_cmp);
+    unsigned long long total = 0, cs = v[0].s, ce = v[0].e;
+    for (size_t i = 1; i < n; i++) {
+        if (v[i].s > ce) {
+            total += ce - cs;
+            cs = v[i].s;
+            ce = v[i].e;
+        } else if (v[i].e > ce) {
+            ce = v[i].e;
+        }
+    }
+    return total + (ce - cs);
+}
+
+static int uint_cmp(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return x < y ? -1 : x > y;
+}
+
+void kit_trace_busy_of(const kit_trace_rec *r, size_t n, unsigned long long t0,
+                       unsigned long long t1, kit_trace_busy *b)
+{
+    memset(b, 0, sizeof *b);
+    span_t *v[3];
+    size_t nv[3] = {0, 0, 0};
+    unsigned *streams = malloc((n ? n : 1) * sizeof *streams);
+    for (int k = 0; k < 3; k++)
+        v[k] = malloc((n ? n : 1) * sizeof(span_t));
+    if (!streams || !v[0] || !v[1] || !v[2]) {
+        free(streams);
+        for (int k = 0; k < 3; k++)
+            free(v[k]);
+        return;
+    }
+    unsigned long long last = t0;
+    size_t ns = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kit_trace_rec *x = &r[i];
+        if (x->start < t0 || (t1 && x->start > t1))
+            continue;
+        int engine = -1;
+        if (x->type == 'K') {
+            engine = 1;
+            b->kernels++;
+        } else {
+            b->copies++;
+            if (x->kind == KIT_COPY_HTOD) {
+                engine = 0;
+                b->htod_bytes += x->bytes;
+            } else if (x->kind == KIT_COPY_DTOH) {
+                engine = 2;
+                b->dtoh_bytes += x->bytes;
+            }
+        }
+        if (x->end > last)
+            last = x->end;
+        streams[ns++] = x->stream;
+        if (engine >= 0)
+            v[engine][nv[engine]++] = (span_t){x->start, x->end};
+    }
+    b->span_ms = (double)(last - t0) / 1e6;
+    b->htod_ms = (double)union_ns(v[0], nv[0]) / 1e6;
+    b->kernel_ms = (double)union_ns(v[1], nv[1]) / 1e6;
+    b->dtoh_ms = (double)union_ns(v[2], nv[2]) / 1e6;
+    b->busiest_ms = b->htod_ms;
+    if (b->kernel_ms > b->busiest_ms)
+        b->busiest_ms = b->kernel_ms;
+    if (b->dtoh_ms > b->busiest_ms)
+        b->busiest_ms = b->dtoh_ms;
+    b->overlap = b->busiest_ms > 0 ? b->span_ms / b->busiest_ms : 0.0;
+    qsort(streams, ns, sizeof *streams, uint_cmp);
+    for (size_t i = 0; i < ns; i++)
+        if (i == 0 || streams[i] != streams[i - 1])
+            b->streams++;
+    free(streams);
+    for (int k = 0; k < 3; k++)
+        free(v[k]);
+}
+
+unsigned long long kit_trace_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+#ifdef KIT_TRACE_NO_CUPTI
+/* ------------------------------------------ no CUPTI in this build */
+
+int kit_trace_start(char *err, size_t errlen)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "built without CUPTI (no cupti.h in the CUDA toolkit)");
+    return -1;
+}
+
+int kit_trace_collect(kit_trace_rec **recs, size_t *n, size_t *dropped)
+{
+    *recs = NULL;
+    *n = 0;
+    *dropped = 0;
+    return -1;
+}
+
+unsigned long long kit_trace_cupti_now(void)
+{
+    return 0;
+}
+
+void kit_trace_stop(void)
+{
+}
+
+#else
+/* ----------------------------------------------------------- CUPTI */
+#include <cupti.h>
+#include <pthread.h>
+
+#define TRACE_BUF_BYTES (4u << 20)
+
+static pthread_mutex_t tr_lock = PTHREAD_MUTEX_INITIALIZER;
+static int tr_registered;    /* clock and buffers handed to CUPTI (once a process) */
+static int tr_on;            /* records enabled */
+static FILE *tr_out;         /* injection: the file the lines go to */
+static int tr_format1;       /* injection: KIT_CUPTI_FORMAT=1 */
+static kit_trace_rec *tr_recs; /* in-process: records not yet collected */
+static size_t tr_n, tr_cap;
+static size_t tr_kernels, tr_copies, tr_dropped;
+
+static uint64_t CUPTIAPI tr_clock(void)
+{
+    return (uint64_t)kit_trace_now();
+}
+
+unsigned long long kit_trace_cupti_now(void)
+{
+    uint64_t c = 0;
+    return cuptiGetTimestamp(&c) == CUPTI_SUCCESS ? (unsigned long long)c : 0ULL;
+}
+
+static void CUPTIAPI tr_buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *buffer = aligned_alloc(8, TRACE_BUF_BYTES); /* CUPTI wants 8-byte alignment */
+    *size = *buffer ? TRACE_BUF_BYTES : 0;
+    *max_records = 0;
+}
+
+static kit_copy_kind copy_kind(uint8_t k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA: return KIT_COPY_HTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH: return KIT_COPY_DTOH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA: return KIT_COPY_DTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return KIT_COPY_HTOH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return KIT_COPY_PTOP;
+    default: return KIT_COPY_OTHER;
+    }
+}
+
+/* One CUPTI record as the kit's; 0 when it is of no kind we keep. */
+static int convert(const CUpti_Activity *a, kit_trace_rec *r)
+{
+    memset(r, 0, sizeof *r);
+    if (a->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || a->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
+        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
+        r->type = 'K';
+        r->start = k->start;
+        r->end = k->end;
+        r->stream = k->streamId;
+        kit_trace_clean_name(k->name, r->name, sizeof r->name);
+    } else if (a->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+        const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)a;
+        r->type = 'C';
+        r->start = m->start;
+        r->end = m->end;
+        r->stream = m->streamId;
+        r->bytes = m->bytes;
+        r->kind = copy_kind(m->copyKind);
+    } else {
+        return 0;
+    }
+    if (r->end < r->start) /* never seen; keep the file well-formed */
+        r->end = r->start;
+    return 1;
+}
+
+/* Hand one record to where it goes (lock held). */
+static void take(const kit_trace_rec *r, const char *raw_name)
+{
+    if (r->type == 'K')
+        tr_kernels++;
+    else
+        tr_copies++;
+    if (tr_out) {
+        if (tr_format1) { /* version 1: kernels only, NAME START END DURATION */
+            if (r->type == 'K') {
+                char name[512];
+                kit_trace_clean_name(raw_name, name, sizeof name);
+                fprintf(tr_out, "%s\t%llu\t%llu\t%llu\n", name, r->start, r->end, r->end - r->start);
+            }
+        } else {
+            char line[KIT_TRACE_NAME + 128];
+            if (kit_trace_format(r, line, sizeof line) > 0)
+                fputs(line, tr_out);
+        }
+        return;
+    }
+    if (tr_n == tr_cap) {
+        size_t cap = tr_cap ? 2 * tr_cap : 4096;
+        kit_trace_rec *p = realloc(tr_recs, cap * sizeof *p);
+        if (!p) {
+            tr_dropped++;
+            return;
+        }
+        tr_recs = p;
+        tr_cap = cap;
+    }
+    tr_recs[tr_n++] = *r;
+}
+
+static void CUPTIAPI tr_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer,
+                                         size_t size, size_t valid)
+{
+    (void)size;
+    CUpti_Activity *a = NULL;
+    pthread_mutex_lock(&tr_lock);
+    while (cuptiActivityGetNextRecord(buffer, valid, &a) == CUPTI_SUCCESS) {
+        kit_trace_rec r;
+        if (!convert(a, &r))
+            continue;
+        const char *raw = r.type == 'K' ? ((const CUpti_ActivityKernel10 *)a)->name : NULL;
+        take(&r, raw);
+    }
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS)
+        tr_dropped += dropped;
+    if (tr_out)
+        fflush(tr_out);
+    pthread_mutex_unlock(&tr_lock);
+    free(buffer);
+}
+
+/* Register the clock and the buffers, enable kernels and copies. */
+static int tr_enable(char *err, size_t errlen)
+{
+    CUptiResult e = CUPTI_SUCCESS;
+    if (!tr_registered) {
+        /* before any kind is enabled, so that every record uses this clock */
+        (void)cuptiActivityRegisterTimestampCallback(tr_clock);
+        e = cuptiActivityRegisterCallbacks(tr_buffer_requested, tr_buffer_completed);
+        tr_registered = e == CUPTI_SUCCESS;
+    }
+    if (e == CUPTI_SUCCESS)
+        e = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (e == CUPTI_SUCCESS)
+        e = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
+    if (e != CUPTI_SUCCESS) {
+        const char *why = NULL;
+        cuptiGetResultString(e, &why);
+        if (err && errlen)
+            snprintf(err, errlen, "CUPTI refused the activity records: %s", why ? why : "?");
+        return -1;
+    }
+    tr_on = 1;
+    return 0;
+}
+
+/* ------------------------------------------------ in-process interface */
+
+int kit_trace_start(char *err, size_t errlen)
+{
+    if (tr_on)
+        return 0;
+    const char *inj = getenv("CUDA_INJECTION64_PATH");
+    if (inj && *inj) {
+        if (err && errlen)
+            snprintf(err, errlen, "an injected library (%s) records this process", inj);
+        return -1;
+    }
+    return tr_enable(err, errlen);
+}
+
+int kit_trace_collect(kit_trace_rec **recs, size_t *n, size_t *dropped)
+{
+    *recs = NULL;
+    *n = 0;
+    *dropped = 0;
+    if (!tr_on)
+        return -1;
+    if (cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != CUPTI_SUCCESS)
+        return -1;
+    pthread_mutex_lock(&tr_lock);
+    *recs = tr_recs;
+    *n = tr_n;
+    *dropped = tr_dropped;
+    tr_recs = NULL;
+    tr_n = tr_cap = 0;
+    tr_dropped = 0;
+    pthread_mutex_unlock(&tr_lock);
+    return 0;
+}
+
+void kit_trace_stop(void)
+{
+    if (!tr_on)
+        return;
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    pthread_mutex_lock(&tr_lock);
+    free(tr_recs);
+    tr_recs = NULL;
+    tr_n = tr_cap = 0;
+    tr_on = 0;
+    pthread_mutex_unlock(&tr_lock);
+}
+
+#ifdef KIT_TRACE_INJECTION
+/* ------------------------------------------------------ injection entry */
+
+static void tr_calib(void)
+{
+    fprintf(tr_out, "# calib %llu %llu\n", kit_trace_cupti_now(), kit_trace_now());
+}
+
+static void tr_at_exit(void)
+{
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    pthread_mutex_lock(&tr_lock);
+    if (tr_out) {
+        tr_calib();
+        if (tr_format1)
+            fprintf(tr_out, "# end kernels=%zu dropped=%zu\n", tr_kernels, tr_dropped);
+        else
+            fprintf(tr_out, "# end kernels=%zu copies=%zu dropped=%zu\n", tr_kernels, tr_copies,
+                    tr_dropped);
+        fclose(tr_out);
+        tr_out = NULL;
+    }
+    pthread_mutex_unlock(&tr_lock);
+}
+
+/* Called by the CUDA driver during cuInit. Returns 1 whatever happens here:
+ * the program carries on without records rather than fail. */
+__attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    static int done;
+    if (done)
+        return 1;
+    done = 1;
+    const char *path = getenv("KIT_CUPTI_OUT"), *fd = getenv("KIT_CUPTI_FD");
+    const char *fmt = getenv("KIT_CUPTI_FORMAT");
+    tr_format1 = fmt && strcmp(fmt, "1") == 0;
+    if (fd && *fd) {
+        char *end;
+        long n = strtol(fd, &end, 10);
+        if (*end || n < 0 || n > 1 << 20 || !(tr_out = fdopen((int)n, "w"))) {
+            fprintf(stderr, "libkitcupti: KIT_CUPTI_FD=%s is not an open descriptor\n", fd);
+            return 1;
+        }
+    } else if (path && *path) {
+        if (!(tr_out = fopen(path, "w"))) {
+            fprintf(stderr, "libkitcupti: cannot write %s\n", path);
+            return 1;
+        }
+    } else {
+        return 1; /* nowhere to write: do nothing */
+    }
+    fprintf(tr_out, "# kitcupti %d\n", tr_format1 ? 1 : 2);
+    char err[256];
+    if (tr_enable(err, sizeof err)) {
+        fprintf(tr_out, "# error %s\n", err);
+        fclose(tr_out);
+        tr_out = NULL;
+        return 1;
+    }
+    tr_calib();
+    fflush(tr_out);
+    atexit(tr_at_exit);
+    return 1;
+}
+#endif /* KIT_TRACE_INJECTION */
+#endif /* KIT_TRACE_NO_CUPTI */

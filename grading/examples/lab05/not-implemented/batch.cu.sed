@@ -1,0 +1,1 @@
+# batch.cu as in the solution

@@ -1,0 +1,1 @@
+# strip.cu as in the solution: the bug is in batch.cu

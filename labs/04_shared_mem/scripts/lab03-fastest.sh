@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# lab03-fastest.sh LAB03_DIR TSV REPS ARGS... - lab 03's fastest variant
+# (planar-words: planar 32-bit words and dp4a, straight from global memory)
+# on the bench's picture, appended to the bench TSV, so that lab 04's v6 is
+# compared with it in the same run.
+l03=$1 tsv=$2 reps=$3
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+if ! make -s -C "$l03" all >/dev/null 2>&1; then
+    echo "bench: lab 03 does not build here; its fastest variant is left out"
+    exit 0
+fi
+if ! v=$("$here/variant-number.sh" "$l03/lab03-ref" planar-words); then
+    echo "bench: lab 03 has no variant planar-words any more; its fastest variant is left out"
+    exit 0
+fi
+"$l03/lab03-ref" --variant "$v" "$@" --reps "$reps" --results "$tsv" --quiet

@@ -1,0 +1,82 @@
+/* harness05.h - the pieces of lab 05's glue (main.c) that live in files of
+ * their own: the account of device memory (devmem.c), the pictures v5
+ * decodes (loader.c) and the GPU activity of each run (timeline.c). The
+ * kit's, not the student's.
+ */
+#ifndef LAB05_HARNESS05_H
+#define LAB05_HARNESS05_H
+
+#include <stddef.h>
+#include "batch.h"
+#include "cupti_trace.h"
+#include "harness.h"
+#include "lab05.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- devmem.c: every cudaMalloc, cudaMallocPitch, cudaMallocManaged,
+ * cudaMalloc3D, cudaMallocAsync, cudaMallocFromPoolAsync, cudaFree and
+ * cudaFreeAsync of the program goes through the harness (the link wraps
+ * them), which keeps the bytes each allocation holds. */
+
+/* Open a window: its peak counts from the bytes held now; with budget > 0 an
+ * allocation that would hold more than budget bytes above that level fails
+ * with cudaErrorMemoryAllocation after one line naming `who`. */
+void devmem_begin(size_t budget, const char *who);
+/* Close it: the window's peak above its start, and what is still held above
+ * it (a variant that does not free what it allocated). */
+void devmem_end(size_t *peak, size_t *left);
+/* Allocations the budget refused since the program started. */
+int devmem_refusals(void);
+
+/* ---- loader.c: the pictures of batch v5 */
+struct batch_source {
+    int w, h, count;
+    char *const *paths;      /* --images: the files (NULL when encoded below) */
+    unsigned char **enc;     /* generated: each picture as a PNG in memory */
+    size_t *enc_len;
+    unsigned long long key;  /* content in force (spec.c's batch_content) */
+};
+
+/* The source of d's pictures: its files, or its generated pictures encoded
+ * as PNG on `threads` threads. 0, or -1 after one line. */
+int batch_source_make(batch_source *s, const batch_data *d, int threads);
+void batch_source_free(batch_source *s);
+/* Decoding alone, as v5 does it (groups of `group` into two page-locked
+ * buffers) with no GPU work: the median of `reps` passes, ms. */
+double batch_decode_alone(const batch_source *s, int group, unsigned char *stage[2], int threads,
+                          int reps);
+
+/* ---- timeline.c: GPU activity per run (CUPTI, in-process) */
+typedef struct lab_trace lab_trace;
+
+/* Start recording unless the run is graded (--dump), --no-trace is given,
+ * or an injected library already records this process; says why not, once
+ * (unless --quiet). Never NULL. */
+lab_trace *lab_trace_open(const kit_ctx *ctx);
+/* 1 when it records. */
+int lab_trace_on(const lab_trace *t);
+/* A run's launch window: at the call of launch() (begin 1) and when it
+ * returns (begin 0); v is the variant. */
+void lab_trace_launch(lab_trace *t, int v, int begin);
+/* The records of the run before (outside any timed span: before every run
+ * and at the end), kept as that variant's: all that came since the last
+ * collection (the harness records nothing of its own between the end of one
+ * run and the prepare step of the next; its L2 flush is a memset). */
+void lab_trace_collect(lab_trace *t);
+/* Variant v is done: print its engines' busy times (medians over its timed
+ * runs) unless quiet, and with --timeline DIR write its last run's records
+ * to DIR/PART-vV.tsv and a row to DIR/engines.tsv; label (a word on how it
+ * ran: "pinned", "budget 256 MiB"...; NULL: print and write nothing, as for
+ * a variant with no good run), peak_mib and decode_ms (or negative) go into
+ * that row. Forgets the variant's runs. */
+void lab_trace_done(lab_trace *t, const kit_ctx *ctx, int v, const char *label, double peak_mib,
+                    double decode_ms);
+void lab_trace_close(lab_trace *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

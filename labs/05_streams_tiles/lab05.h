@@ -1,0 +1,60 @@
+/* lab05.h - what lab 05's own files share (spec.c, ref.c, main.c and its
+ * helpers); not the student's. Plain C, no CUDA: the grader's checker is
+ * built from spec.c and ref.c.
+ */
+#ifndef LAB05_H
+#define LAB05_H
+
+#include <stddef.h>
+#include "filters.h"
+#include "spec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Page-aligned memory, whole pages (so that the harness can page-lock it
+ * with cudaHostRegister); free() releases it. NULL when there is none. */
+void *alloc_pages(size_t bytes);
+
+/* ---- part strip: the case's data (spec.c) */
+typedef struct {
+    int w, h;
+    kit_filter f;             /* gaussian or box: f.row, f.col, f.radius */
+    double *in;               /* W x H doubles of content `key`, page-aligned */
+    unsigned long long key;   /* the content in `in` */
+} strip_data;
+
+/* Content of key for a strip picture: values in [0, 255), a pure function of
+ * (seed, key, element index), filled on every core. */
+void strip_fill(double *v, size_t n, unsigned long long seed, unsigned long long key);
+
+/* ---- part batch: the case's data (spec.c) */
+typedef struct {
+    int w, h, count;
+    kit_filter f;             /* edge3, sharpen3, laplace5 or gauss5 */
+    unsigned char *base;      /* the case's pictures (content 0), one after the other */
+    unsigned char *px;        /* the pictures of content px_key */
+    unsigned long long px_key;
+    int from_files;           /* --images: the paths below */
+    char **paths;             /* count paths, sorted by name */
+} batch_data;
+
+/* Bytes of one picture. */
+static inline size_t batch_data_picture(const batch_data *d)
+{
+    return (size_t)d->w * (size_t)d->h * 3;
+}
+
+/* Generated picture i of the batch of seed: a scene of W x H RGB bytes. */
+void batch_generate(unsigned char *dst, int w, int h, unsigned long long seed, int i);
+
+/* The content of key for picture i: its base bytes XOR a pattern of
+ * (key, i) (kit_bytes_fresh); key 0 leaves them as they are. dst may be base. */
+void batch_content(unsigned char *dst, const unsigned char *base, size_t bytes,
+                   unsigned long long key, int i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,519 @@
+/* spec.c - lab 05's description (common/spec.h), read by its harness and by
+ * the grader's checker. Two parts:
+ *
+ * strip  one W x H picture of doubles (values in [0, 255), seeded uniform
+ *        noise), a separable filter (gaussian or box, radius 1..80); output
+ *        W x H doubles within 1e-9 + 1e-12 |ref|. Fresh content: the noise of
+ *        another key. Every variant's span is total (copies, kernels, the
+ *        wait), bounded by PCIe.
+ * batch  --count pictures of W x H RGB bytes (generated scenes, or --images),
+ *        a small 8-bit filter; output the pictures one below the other,
+ *        exact. Fresh content: each picture's bytes XOR a pattern of (key,
+ *        picture). Span total, bounded by PCIe.
+ *
+ * How a variant runs (device memory budget, strip rows, streams, pinned
+ * buffers, decoding threads) is for main.c: those options are run options,
+ * which the checker ignores.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "convin.h"
+#include "image.h"
+#include "kit.h"
+#include "lab05.h"
+#include "spec.h"
+
+#define STRIP_ATOL 1e-9
+#define STRIP_RTOL 1e-12
+
+/* ---------------------------------------------------------------- options */
+
+#define OPT_TIMELINE(part)                                                                   \
+    {"--timeline", KIT_ARG_STR, KIT_ARG_RUN, "DIR",                                           \
+     "write each variant's last run as GPU activity records, DIR/" part "-vN.tsv", NULL, 0, 0}
+#define OPT_NO_TRACE                                                                         \
+    {"--no-trace", KIT_ARG_FLAG, KIT_ARG_RUN, NULL,                                           \
+     "record no GPU activity (no engine busy times, no timeline)", NULL, 0, 0}
+
+static const kit_optdesc strip_opts[] = {
+    {"--size", KIT_ARG_WXH, KIT_ARG_INPUT, "WxH", "a picture of W x H doubles", "8192x8192", 1,
+     65536},
+    {"--filter", KIT_ARG_STR, KIT_ARG_INPUT, "NAME", "separable filter: gaussian or box",
+     "gaussian", 0, 0},
+    {"--radius", KIT_ARG_INT, KIT_ARG_INPUT, "R", "radius of the filter", "32", 1, 80},
+    {"--gpu-mem", KIT_ARG_INT, KIT_ARG_RUN, "MiB",
+     "device memory a variant may hold at once (default: what the GPU has free)", NULL, 1,
+     1L << 24},
+    {"--tile", KIT_ARG_INT, KIT_ARG_RUN, "N",
+     "v2-v5: strip size in elements, N / W rows (at least 1); default: the tallest strips the "
+     "budget holds, at most an eighth of the picture",
+     NULL, 1, 1L << 40},
+    {"--streams", KIT_ARG_INT, KIT_ARG_RUN, "N", "v5: streams and buffer sets", "3", 2, 16},
+    {"--pinned", KIT_ARG_FLAG, KIT_ARG_RUN, NULL,
+     "v1, v2: page-locked host buffers (v3-v5 always have them)", NULL, 0, 0},
+    OPT_TIMELINE("strip"),
+    OPT_NO_TRACE,
+    KIT_OPTD_END};
+
+static const kit_optdesc batch_opts[] = {
+    {"--size", KIT_ARG_WXH, KIT_ARG_INPUT, "WxH", "size of each generated picture", "640x480",
+     1, 8192},
+    {"--count", KIT_ARG_INT, KIT_ARG_INPUT, "N", "pictures in the batch", "500", 1, 100000},
+    {"--images", KIT_ARG_STR, KIT_ARG_INPUT, "DIR",
+     "the PNG and JPG files of DIR (all of one size, by name; the first --count when given) "
+     "instead of generated pictures",
+     NULL, 0, 0},
+    {"--filter", KIT_ARG_STR, KIT_ARG_INPUT, "NAME", "edge3, sharpen3, laplace5 or gauss5",
+     "edge3", 0, 0},
+    {"--group", KIT_ARG_INT, KIT_ARG_RUN, "G", "v3-v5: pictures per copy and per launch", "64",
+     1, 4096},
+    {"--streams", KIT_ARG_INT, KIT_ARG_RUN, "N", "v4: streams", "4", 1, 16},
+    {"--pinned", KIT_ARG_FLAG, KIT_ARG_RUN, NULL,
+     "v4: page-locked host buffers instead of pageable ones", NULL, 0, 0},
+    {"--loaders", KIT_ARG_INT, KIT_ARG_RUN, "T",
+     "v5: threads that decode pictures (default: the cores, at most 16)", NULL, 1, 256},
+    OPT_TIMELINE("batch"),
+    OPT_NO_TRACE,
+    KIT_OPTD_END};
+
+/* ---------------------------------------------------------------- variants */
+
+static const kit_variant_desc strip_variants[] = {
+    {"whole", "the whole picture on the GPU at once (2 W H doubles of the budget)",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 2, 1},
+    {"strips-sync", "strips with R halo rows, one by one, synchronous copies, pageable memory",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 2, 1},
+    {"strips-pinned", "one stream, asynchronous copies from pinned memory, one wait at the end",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 2, 0},
+    {"two-streams", "two streams and buffer sets: strip k+1's copies overlap strip k's kernels",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 2, 0},
+    {"n-streams", "--streams buffer sets in a ring: copy in, kernels, copy out all busy at once",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 2, 0},
+};
+
+static const kit_variant_desc batch_variants[] = {
+    {"one-by-one", "allocate, copy in, launch, copy out, free: for every picture",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 1, 1},
+    {"alloc-once", "device buffers allocated once for the batch and reused", KIT_SPAN_TOTAL,
+     KIT_CEIL_PCIE, 1, 0},
+    {"groups", "--group pictures per copy and per launch", KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 1, 0},
+    {"streams", "groups on --streams streams, asynchronous copies (overlap from --pinned memory)",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 1, 0},
+    {"pipelined", "decodes the next group on --loaders threads while the GPU filters this one",
+     KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 1, 0},
+};
+
+/* ------------------------------------------------------------------ memory */
+
+/* Host memory this machine can still give (MemAvailable), in bytes; 0 when unknown. */
+static double host_available(void)
+{
+    FILE *fp = fopen("/proc/meminfo", "r");
+    char line[256];
+    double kib = 0.0;
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "MemAvailable: %lf kB", &kib) == 1)
+            break;
+    if (fp)
+        fclose(fp);
+    return kib * 1024.0;
+}
+
+/* 0 when `need` bytes of host memory are there to take; else the reason. */
+static int host_room(double need, const char *what, char *err, size_t errlen)
+{
+    double avail = host_available();
+    if (avail > 0 && need > 0.9 * avail) {
+        kit_set_err(err, errlen, "%s need %.1f GiB of host memory; this machine has %.1f GiB free",
+                    what, need / (1 << 30), avail / (1 << 30));
+        return -1;
+    }
+    return 0;
+}
+
+void *alloc_pages(size_t bytes)
+{
+    void *p = NULL;
+    size_t page = 4096, n = (bytes + page - 1) / page * page;
+    return posix_memalign(&p, page, n ? n : page) ? NULL : p;
+}
+
+/* -------------------------------------------------------------- part strip */
+
+void strip_fill(double *v, size_t n, unsigned long long seed, unsigned long long key)
+{
+    kit_rng r;
+    kit_rng_seed(&r, seed ^ (key * 0x9E3779B97F4A7C15ULL) ^ 0x5EEDF11ULL);
+    const unsigned long long s0 = kit_rng_next(&r);
+    const size_t chunk = (size_t)1 << 20;
+    const long nchunks = (long)((n + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static)
+    for (long c = 0; c < nchunks; c++) {
+        const size_t first = (size_t)c * chunk;
+        const size_t len = first + chunk < n ? chunk : n - first;
+        kit_fill_uniform(v + first, len, s0, first);
+        for (size_t i = first; i < first + len; i++)
+            v[i] = 127.5 * (v[i] + 1.0);
+    }
+}
+
+static int strip_make(kit_problem *p, char *err, size_t errlen)
+{
+    strip_data *d = kit_calloc(1, sizeof *d);
+    p->data = d;
+    const char *fname = kit_arg_str(p->args, "--filter");
+    if (strcmp(fname, "gaussian") != 0 && strcmp(fname, "box") != 0) {
+        kit_set_err(err, errlen, "--filter %s: part strip takes the separable gaussian or box",
+                    fname);
+        return KIT_EXIT_USAGE;
+    }
+    if (kit_filter_from_args(p->args, &d->f, err, errlen))
+        return KIT_EXIT_USAGE;
+    kit_arg_wxh(p->args, "--size", &d->w, &d->h);
+    const size_t n = (size_t)d->w * (size_t)d->h;
+    if (host_room(3.0 * (double)n * sizeof(double), "the picture, its result and the reference",
+                  err, errlen))
+        return KIT_EXIT_USAGE;
+    d->in = alloc_pages(n * sizeof(double));
+    if (!d->in) {
+        kit_set_err(err, errlen, "cannot allocate %.1f GiB for the picture",
+                    (double)n * sizeof(double) / (1 << 30));
+        return KIT_EXIT_USAGE;
+    }
+    strip_fill(d->in, n, p->seed, 0);
+    d->key = 0;
+    p->width = d->w;
+    p->height = d->h;
+    snprintf(p->param, sizeof p->param, "%s r%d", d->f.name, d->f.radius);
+    p->input = (kit_buf){KIT_F64, d->w, d->h, 1, 0, d->in};
+    return 0;
+}
+
+static void strip_fresh(kit_problem *p, int v, unsigned long long key)
+{
+    KIT_UNUSED(v);
+    strip_data *d = p->data;
+    if (d->key != key) {
+        strip_fill(d->in, (size_t)d->w * (size_t)d->h, p->seed, key);
+        d->key = key;
+    }
+    p->key = key;
+}
+
+static int strip_output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t whylen)
+{
+    KIT_UNUSED(v);
+    KIT_UNUSED(why);
+    KIT_UNUSED(whylen);
+    const strip_data *d = p->data;
+    *o = (kit_outdesc){KIT_F64, d->w, d->h, 1, 0, STRIP_ATOL, STRIP_RTOL, 1};
+    return 1;
+}
+
+/* The picture read once and the result written once: halo rows read again
+ * and the copies of a strip's intermediate are the variant's own choice. */
+static double strip_bytes(const kit_problem *p, int v)
+{
+    KIT_UNUSED(v);
+    const strip_data *d = p->data;
+    return 2.0 * (double)d->w * (double)d->h * sizeof(double);
+}
+
+static void strip_release(kit_problem *p)
+{
+    strip_data *d = p->data;
+    if (d) {
+        kit_filter_free(&d->f);
+        free(d->in);
+        free(d);
+    }
+    p->data = NULL;
+}
+
+/* -------------------------------------------------------------- part batch */
+
+void batch_content(unsigned char *dst, const unsigned char *base, size_t bytes,
+                   unsigned long long key, int i)
+{
+    unsigned long long k = 0;
+    if (key) {
+        kit_rng r;
+        kit_rng_seed(&r, key ^ (0xB5AD4ECEDA1CE2A9ULL * (unsigned long long)(i + 1)));
+        k = kit_rng_next(&r);
+        k = k ? k : 1;
+    }
+    kit_bytes_fresh(dst, base, bytes, k);
+}
+
+static int has_picture_name(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (!strcasecmp(dot, ".png") || !strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The file names of --images, sorted, at most `limit` (0: all). */
+static int list_pictures(batch_data *d, const char *dir, int limit, char *err, size_t errlen)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        kit_set_err(err, errlen, "--images %s: cannot open the folder", dir);
+        return -1;
+    }
+    size_t cap = 64, n = 0;
+    char **names = kit_malloc(cap * sizeof *names);
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        if (e->d_name[0] == '.' || !has_picture_name(e->d_name))
+            continue;
+        if (n == cap)
+            names = realloc(names, (cap *= 2) * sizeof *names);
+        if (!names)
+            kit_die(KIT_EXIT_RUNTIME, "out of memory");
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        names[n] = kit_malloc(len);
+        snprintf(names[n], len, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(dp);
+    if (n == 0) {
+        free(names);
+        kit_set_err(err, errlen, "--images %s: no .png or .jpg pictures there", dir);
+        return -1;
+    }
+    qsort(names, n, sizeof *names, cmp_str);
+    if (limit > 0 && (size_t)limit < n) {
+        for (size_t i = (size_t)limit; i < n; i++)
+            free(names[i]);
+        n = (size_t)limit;
+    }
+    d->paths = names;
+    d->count = (int)n;
+    d->from_files = 1;
+    return 0;
+}
+
+/* Decode every file of d->paths into d->base; all must be one size. */
+static int load_pictures(batch_data *d, const kit_args *a, char *err, size_t errlen)
+{
+    kit_image first = {0};
+    if (kit_image_load(d->paths[0], 3, &first, err, errlen))
+        return -1;
+    d->w = first.w;
+    d->h = first.h;
+    int gw, gh;
+    kit_arg_wxh(a, "--size", &gw, &gh);
+    if (kit_arg_given(a, "--size") && (gw != d->w || gh != d->h)) {
+        kit_set_err(err, errlen, "--images: %s is %dx%d, not the --size %dx%d", d->paths[0], d->w,
+                    d->h, gw, gh);
+        kit_image_free(&first);
+        return -1;
+    }
+    const size_t pic = batch_data_picture(d);
+    if (host_room(4.0 * (double)pic * d->count, "the pictures, their results and references", err,
+                  errlen)) {
+        kit_image_free(&first);
+        return -1;
+    }
+    d->base = alloc_pages(pic * (size_t)d->count);
+    if (!d->base) {
+        kit_set_err(err, errlen, "cannot allocate the pictures");
+        kit_image_free(&first);
+        return -1;
+    }
+    memcpy(d->base, first.px, pic);
+    kit_image_free(&first);
+    int bad = -1;
+    char why[512] = "";
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int i = 1; i < d->count; i++) {
+        kit_image img = {0};
+        char e2[512];
+        int fail = kit_image_load(d->paths[i], 3, &img, e2, sizeof e2) != 0;
+        if (!fail && (img.w != d->w || img.h != d->h)) {
+            snprintf(e2, sizeof e2, "--images: %s is %dx%d, the others %dx%d", d->paths[i], img.w,
+                     img.h, d->w, d->h);
+            fail = 1;
+        }
+        if (!fail)
+            memcpy(d->base + (size_t)i * pic, img.px, pic);
+        kit_image_free(&img);
+        if (fail) {
+#pragma omp critical(lab05_load)
+            if (bad < 0 || i < bad) { /* the first bad file by name, whatever the threads did */
+                bad = i;
+                snprintf(why, sizeof why, "%s", e2);
+            }
+        }
+    }
+    if (bad >= 0) {
+        kit_set_err(err, errlen, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+void batch_generate(unsigned char *dst, int w, int h, unsigned long long seed, int i)
+{
+    kit_image img = {0};
+    kit_rng r;
+    kit_rng_seed(&r, seed ^ (0x632BE59BD9B4E019ULL * (unsigned long long)(i + 1)));
+    kit_image_generate(&img, w, h, 3, kit_rng_next(&r), KIT_PATTERN_SCENE);
+    memcpy(dst, img.px, (size_t)w * (size_t)h * 3);
+    kit_image_free(&img);
+}
+
+/* The generated batch: scene i from (seed, i). */
+static int generate_pictures(batch_data *d, const kit_args *a, unsigned long long seed, char *err,
+                             size_t errlen)
+{
+    kit_arg_wxh(a, "--size", &d->w, &d->h);
+    d->count = (int)kit_arg_int(a, "--count");
+    const size_t pic = batch_data_picture(d);
+    if (host_room(4.0 * (double)pic * d->count, "the pictures, their results and references", err,
+                  errlen))
+        return -1;
+    d->base = alloc_pages(pic * (size_t)d->count);
+    if (!d->base) {
+        kit_set_err(err, errlen, "cannot allocate the pictures");
+        return -1;
+    }
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int i = 0; i < d->count; i++)
+        batch_generate(d->base + (size_t)i * pic, d->w, d->h, seed, i);
+    return 0;
+}
+
+static int batch_make(kit_problem *p, char *err, size_t errlen)
+{
+    batch_data *d = kit_calloc(1, sizeof *d);
+    p->data = d;
+    const char *fname = kit_arg_str(p->args, "--filter");
+    if (strcmp(fname, "edge3") && strcmp(fname, "sharpen3") && strcmp(fname, "laplace5") &&
+        strcmp(fname, "gauss5")) {
+        kit_set_err(err, errlen, "--filter %s: part batch takes edge3, sharpen3, laplace5 or gauss5",
+                    fname);
+        return KIT_EXIT_USAGE;
+    }
+    if (kit_filter_make(fname, 0, &d->f, err, errlen))
+        return KIT_EXIT_USAGE;
+    const char *dir = kit_arg_str(p->args, "--images");
+    if (dir[0]) {
+        int limit = kit_arg_given(p->args, "--count") ? (int)kit_arg_int(p->args, "--count") : 0;
+        if (list_pictures(d, dir, limit, err, errlen) || load_pictures(d, p->args, err, errlen))
+            return KIT_EXIT_USAGE;
+    } else if (generate_pictures(d, p->args, p->seed, err, errlen)) {
+        return KIT_EXIT_USAGE;
+    }
+    const size_t all = batch_data_picture(d) * (size_t)d->count;
+    d->px = alloc_pages(all); /* page-aligned: the harness page-locks it for v4 --pinned */
+    if (!d->px) {
+        kit_set_err(err, errlen, "cannot allocate the pictures");
+        return KIT_EXIT_USAGE;
+    }
+    memcpy(d->px, d->base, all);
+    d->px_key = 0;
+    p->width = d->w;
+    p->height = d->h;
+    snprintf(p->param, sizeof p->param, "%s x%d", d->f.name, d->count);
+    p->input = (kit_buf){KIT_U8, d->w, d->h * d->count, 3, 0, d->px};
+    return 0;
+}
+
+/* v5 decodes its own pictures (the harness's loader applies the key as it
+ * decodes), so its runs leave px alone. */
+static void batch_fresh(kit_problem *p, int v, unsigned long long key)
+{
+    batch_data *d = p->data;
+    p->key = key;
+    if (v == 5 || d->px_key == key)
+        return;
+    const size_t pic = batch_data_picture(d);
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < d->count; i++)
+        batch_content(d->px + (size_t)i * pic, d->base + (size_t)i * pic, pic, key, i);
+    d->px_key = key;
+}
+
+static int batch_output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t whylen)
+{
+    KIT_UNUSED(v);
+    KIT_UNUSED(why);
+    KIT_UNUSED(whylen);
+    const batch_data *d = p->data;
+    *o = (kit_outdesc){KIT_U8, d->w, d->h * d->count, 3, 0, 0.0, 0.0, 1};
+    return 1;
+}
+
+static double batch_bytes(const kit_problem *p, int v)
+{
+    KIT_UNUSED(v);
+    const batch_data *d = p->data;
+    return 2.0 * (double)batch_data_picture(d) * d->count;
+}
+
+static void batch_release(kit_problem *p)
+{
+    batch_data *d = p->data;
+    if (d) {
+        kit_filter_free(&d->f);
+        free(d->base);
+        free(d->px);
+        for (int i = 0; d->paths && i < d->count; i++)
+            free(d->paths[i]);
+        free(d->paths);
+        free(d);
+    }
+    p->data = NULL;
+}
+
+/* ------------------------------------------------------------------- parts */
+
+static const kit_part_spec parts[] = {
+    {
+        .name = "strip",
+        .title = "a picture larger than the GPU allows: separable double filter in strips of rows",
+        .opts = strip_opts,
+        .first_variant = 1,
+        .nvariants = 5,
+        .variants = strip_variants,
+        .help_extra = "tolerance: |got - ref| <= 1e-9 + 1e-12 |ref|. Each run is timed whole: "
+                      "allocations,\ncopies in, kernels, copies out. v1 needs 2 W H doubles of "
+                      "device memory; v2-v5\nhold one buffer set (2 (rows + 2R) W doubles) per "
+                      "stream they use.",
+        .make = strip_make,
+        .fresh = strip_fresh,
+        .output = strip_output,
+        .bytes = strip_bytes,
+        .release = strip_release,
+    },
+    {
+        .name = "batch",
+        .title = "many small pictures: allocations, groups, streams, and decoding on the host",
+        .opts = batch_opts,
+        .first_variant = 1,
+        .nvariants = 5,
+        .variants = batch_variants,
+        .help_extra = "results must equal the CPU's exactly. Each run is timed whole; v5's "
+                      "includes decoding\nthe pictures (PNG, from --images or encoded in memory "
+                      "from the generated ones).",
+        .make = batch_make,
+        .fresh = batch_fresh,
+        .output = batch_output,
+        .bytes = batch_bytes,
+        .release = batch_release,
+    },
+};
+
+const kit_lab_desc kit_lab_spec = {"05", "Streams and tiles: copies, streams and pipelines", 1,
+                                   2, parts};

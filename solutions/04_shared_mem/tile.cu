@@ -1,0 +1,332 @@
+/* tile.cu - lab 04, part rgb, v6: the fastest this kit can teach, after the
+ * course guide's steps (conv.cu). What the guide names as the next steps
+ * after shared memory, each one taken:
+ *   planar channels, so that four neighbouring bytes of a channel are one
+ *   32-bit word; a shared tile per plane copied in 16-byte pieces (fewer and
+ *   wider requests); PW x PH pixels a thread (8x4 by default), each input
+ *   row loaded once from the tile serving all the patch's rows (more work per
+ *   thread, independent sums); four taps an instruction (dp4a, exact integer
+ *   sums); results clamped and packed four to a word by cvt.pack.sat. One
+ *   kernel per radius and patch shape, so that the loops unroll.
+ *
+ * Sections: device helpers, kernels, launchers.
+ */
+#include "conv.h"
+
+/* ----------------------------------------------------------- device helpers */
+
+#define V6_TAP_WORDS 2 /* four 8-bit taps a word, two words per filter row */
+/* filter row i, word t: taps 4t .. 4t+3 of row i as signed bytes (zero past the row) */
+__constant__ int c_taps8[(2 * CONV_RGB_MAX_RADIUS + 1) * V6_TAP_WORDS];
+__constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
+
+/* acc + four unsigned bytes (pixels) times four signed bytes (taps): one
+ * dp4a. CUDA C's __dp4a wants both signed or both unsigned, hence the PTX. */
+__device__ KIT_MAYBE_UNUSED static inline int dot4(unsigned int pixels, int taps, int acc)
+{
+    int d;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(pixels), "r"(taps), "r"(acc));
+    return d;
+}
+
+/* Four sums as four bytes of one word, each clamped to 0..255 (a the lowest
+ * byte): cvt.pack.sat puts sat(b) in byte 0, sat(a) in byte 1 and the low
+ * half of its third operand above them. */
+__device__ KIT_MAYBE_UNUSED static inline unsigned int pack4(int a, int b, int c, int d)
+{
+    unsigned int hi, w;
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(hi) : "r"(d), "r"(c), "r"(0u));
+    asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(w) : "r"(b), "r"(a), "r"(hi));
+    return w;
+}
+
+/* Blocks needed to cover n items with blocks of b. */
+KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
+{
+    return (n + b - 1) / b;
+}
+
+/* ------------------------------------------------------------------ kernels */
+
+/* v6: planar, a shared tile per plane, PW x PH pixels a thread, dp4a. R,
+ * PW and PH are constants in each kernel made from this body (below), so
+ * that the arrays live in registers and the loops unroll. */
+#define V6_BATCH 4   /* 16-byte pieces a thread has in flight at once while loading */
+#define V6_PW_MAX 16 /* the widest and tallest patches; arrays are sized for them, */
+#define V6_PH_MAX 8  /* and the unrolled loops touch only the patch's own part */
+
+/* Bytes px-4 .. px+PW+7 of a tile row as words w[0 .. PW/4+2], where srow
+ * points at byte px: one 32-, 64- or 128-bit shared load per piece, at
+ * addresses that keep a warp's loads free of bank conflicts. */
+__device__ __forceinline__ void v6_row_words(const unsigned char *srow, unsigned int *w,
+                                             const int PW)
+{
+    /* >>> SOLUTION */
+    if (PW == 4) {
+        const unsigned int *p = (const unsigned int *)(srow - 4);
+        w[0] = p[0];
+        w[1] = p[1];
+        w[2] = p[2];
+        w[3] = p[3];
+    } else if (PW == 8) {
+        const uint2 *p = (const uint2 *)(srow - 8);
+        const uint2 a = p[0], b = p[1], c = p[2];
+        w[0] = a.y;
+        w[1] = b.x;
+        w[2] = b.y;
+        w[3] = c.x;
+        w[4] = c.y;
+    } else {
+        const uint4 *p = (const uint4 *)(srow - 16);
+        const uint4 a = p[0], b = p[1], c = p[2];
+        w[0] = a.w;
+        w[1] = b.x;
+        w[2] = b.y;
+        w[3] = b.z;
+        w[4] = b.w;
+        w[5] = c.x;
+        w[6] = c.y;
+    }
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: fill w[0 .. PW/4+2] with the words of srow-4, srow, srow+4, ...
+    // (PW is 4, 8 or 16: wider shared loads where the address allows it).
+    <<< STUDENT */
+}
+
+__device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsigned char *d_out,
+                                                 int width, int height, const int R,
+                                                 const int PW, const int PH)
+{
+    /* >>> SOLUTION */
+    extern __shared__ uint4 s_tile[];
+    unsigned char *s = (unsigned char *)s_tile;
+    const int tw = blockDim.x * PW, th = blockDim.y * PH; /* outputs of the block */
+    const int pitch = (tw + 15) / 16 * 16 + 2 * CONV_V6_LEAD; /* bytes of a tile row */
+    const int rows = th + 2 * R;
+    const int x0 = blockIdx.x * tw, y0 = blockIdx.y * th;
+    const size_t plane = (size_t)width * height;
+    const unsigned char *in = d_in + blockIdx.z * plane;
+    const int nthreads = blockDim.x * blockDim.y;
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+    const int gx0 = x0 - CONV_V6_LEAD, gy0 = y0 - R; /* picture position of tile byte 0 */
+
+    if (width % 16 == 0 && tw % 16 == 0) {
+        /* 16-byte pieces, each wholly inside or outside its row: piece i of
+         * the tile is row i / vpr, bytes 16*(i % vpr) .., so shared piece i */
+        const int vpr = pitch / 16;
+        int r = tid / vpr, q = tid - r * vpr;               /* this thread's first piece */
+        const int dr = nthreads / vpr, dq = nthreads - dr * vpr; /* the step to its next */
+        int i = tid;
+        while (r < rows) {
+            uint4 v[V6_BATCH];
+            int at[V6_BATCH];
+#pragma unroll
+            for (int u = 0; u < V6_BATCH; u++) { /* the loads first, all in flight */
+                at[u] = -1;
+                v[u] = make_uint4(0u, 0u, 0u, 0u);
+                if (r < rows) {
+                    const int gy = gy0 + r, gx = gx0 + 16 * q;
+                    if (gy >= 0 && gy < height && gx >= 0 && gx < width)
+                        v[u] = __ldg((const uint4 *)(in + (size_t)gy * width + gx));
+                    at[u] = i;
+                }
+                i += nthreads;
+                r += dr;
+                q += dq;
+                if (q >= vpr) {
+                    q -= vpr;
+                    r++;
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < V6_BATCH; u++) /* then the stores */
+                if (at[u] >= 0)
+                    s_tile[at[u]] = v[u];
+        }
+    } else {
+        /* any width: byte by byte */
+        const int total = rows * pitch;
+        for (int i = tid; i < total; i += nthreads) {
+            const int r = i / pitch, c = i - r * pitch;
+            const int gy = gy0 + r, gx = gx0 + c;
+            s[i] = (gy >= 0 && gy < height && gx >= 0 && gx < width)
+                       ? in[(size_t)gy * width + gx]
+                       : (unsigned char)0;
+        }
+    }
+    __syncthreads();
+
+    const int px = threadIdx.x * PW, py = threadIdx.y * PH; /* the patch in the tile */
+    if (x0 + px >= width || y0 + py >= height)
+        return;
+    const int shift = c_shift8;
+    const int half = (1 << shift) >> 1; /* rounding: floor(sum / 2^shift + 1/2) */
+    int acc[V6_PH_MAX][V6_PW_MAX];
+#pragma unroll
+    for (int r = 0; r < PH; r++)
+#pragma unroll
+        for (int p = 0; p < PW; p++)
+            acc[r][p] = half;
+    /* tile row py + k holds input row y0+py-R+k, which feeds output row
+     * py + r through filter row i = k - r */
+#pragma unroll
+    for (int k = 0; k < PH + 2 * R; k++) {
+        unsigned int w[V6_PW_MAX / 4 + 3];
+        v6_row_words(s + (py + k) * pitch + CONV_V6_LEAD + px, w, PW);
+#pragma unroll
+        for (int p = 0; p < PW; p++) {
+#pragma unroll
+            for (int t = 0; t < (2 * R + 1 + 3) / 4; t++) {
+                /* the four bytes under taps 4t .. 4t+3 of output p start at
+                 * byte o of w[] (w[0] is byte px-4) */
+                const int o = 4 - R + p + 4 * t;
+                const unsigned int win =
+                    (o % 4) ? __byte_perm(w[o / 4], w[o / 4 + 1], 0x3210 + 0x1111 * (o % 4))
+                            : w[o / 4];
+#pragma unroll
+                for (int r = 0; r < PH; r++) {
+                    const int i = k - r;
+                    if (i >= 0 && i <= 2 * R)
+                        acc[r][p] = dot4(win, c_taps8[i * V6_TAP_WORDS + t], acc[r][p]);
+                }
+            }
+        }
+    }
+    unsigned char *out = d_out + blockIdx.z * plane;
+    const int x = x0 + px;
+#pragma unroll
+    for (int r = 0; r < PH; r++) {
+        const int y = y0 + py + r;
+        if (y >= height)
+            break;
+        unsigned int o[V6_PW_MAX / 4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+        for (int q = 0; q < PW / 4; q++)
+            o[q] = pack4(acc[r][4 * q] >> shift, acc[r][4 * q + 1] >> shift,
+                         acc[r][4 * q + 2] >> shift, acc[r][4 * q + 3] >> shift);
+        unsigned char *orow = out + (size_t)y * width + x;
+        if (width % PW == 0) { /* aligned, and the whole patch row is inside */
+            if (PW == 4)
+                *(unsigned int *)orow = o[0];
+            else if (PW == 8)
+                *(uint2 *)orow = make_uint2(o[0], o[1]);
+            else
+                *(uint4 *)orow = make_uint4(o[0], o[1], o[2], o[3]);
+        } else {
+#pragma unroll
+            for (int p = 0; p < PW; p++)
+                if (x + p < width)
+                    orow[p] = (unsigned char)(o[p / 4] >> (8 * (p % 4)));
+        }
+    }
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: the block's outputs are (blockDim.x*PW) x (blockDim.y*PH) pixels of
+    // plane blockIdx.z. 1) Copy the tile rows y0-R .. y0+th+R-1, bytes
+    // x0-CONV_V6_LEAD .. into extern __shared__ uint4 s_tile[] (row pitch as in
+    // conv_rgb_v6_smem), 16 bytes a load where width % 16 == 0, zeros outside;
+    // __syncthreads(). 2) Per input row of the patch, v6_row_words(), then for
+    // each output p and tap word t the four bytes under those taps
+    // (__byte_perm when they straddle two words) into dot4() with
+    // c_taps8[i * V6_TAP_WORDS + t] for every output row r it feeds (i = k - r).
+    // Start the sums at (1 << c_shift8) >> 1. 3) Store pack4(sum >> c_shift8, ...).
+    <<< STUDENT */
+}
+
+/* One kernel per radius and patch, so that the body's loops unroll. */
+#define CONV_V6_KERNEL(R, PW, PH)                                                             \
+    __global__ void __launch_bounds__(CONV_V6_MAX_THREADS)                                    \
+        conv_rgb_v6_r##R##_##PW##x##PH(const unsigned char *d_in, unsigned char *d_out,       \
+                                       int width, int height)                                 \
+    {                                                                                         \
+        conv_rgb_v6_body(d_in, d_out, width, height, R, PW, PH);                              \
+    }
+#define CONV_V6_KERNELS(R)                                                                    \
+    CONV_V6_KERNEL(R, 4, 4)                                                                   \
+    CONV_V6_KERNEL(R, 4, 8)                                                                   \
+    CONV_V6_KERNEL(R, 8, 2)                                                                   \
+    CONV_V6_KERNEL(R, 8, 4)                                                                   \
+    CONV_V6_KERNEL(R, 8, 8)                                                                   \
+    CONV_V6_KERNEL(R, 16, 2)                                                                  \
+    CONV_V6_KERNEL(R, 16, 4)
+CONV_V6_KERNELS(1)
+CONV_V6_KERNELS(2)
+
+typedef void (*v6_kernel)(const unsigned char *, unsigned char *, int, int);
+#define V6_ENTRY(R, PW, PH) {R, PW, PH, conv_rgb_v6_r##R##_##PW##x##PH}
+#define V6_ENTRIES(R)                                                                         \
+    V6_ENTRY(R, 4, 4), V6_ENTRY(R, 4, 8), V6_ENTRY(R, 8, 2), V6_ENTRY(R, 8, 4),               \
+        V6_ENTRY(R, 8, 8), V6_ENTRY(R, 16, 2), V6_ENTRY(R, 16, 4)
+static const struct {
+    int radius, tile_w, tile_h;
+    v6_kernel fn;
+} v6_kernels[] = {V6_ENTRIES(1), V6_ENTRIES(2)};
+
+static v6_kernel v6_find(int radius, int tile_w, int tile_h)
+{
+    for (size_t k = 0; k < sizeof v6_kernels / sizeof v6_kernels[0]; k++)
+        if (v6_kernels[k].radius == radius && v6_kernels[k].tile_w == tile_w &&
+            v6_kernels[k].tile_h == tile_h)
+            return v6_kernels[k].fn;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static int check_args(const void *d_in, const void *d_out, int width, int height, int radius)
+{
+    KIT_REQUIRE(d_in != NULL && d_out != NULL && d_in != d_out);
+    KIT_REQUIRE(width > 0 && height > 0);
+    KIT_REQUIRE(radius >= 1 && radius <= CONV_RGB_MAX_RADIUS);
+    return KIT_OK;
+}
+
+int conv_rgb_v6_upload_taps(const signed char *h_taps8, int shift, int radius)
+{
+    KIT_REQUIRE(h_taps8 != NULL);
+    KIT_REQUIRE(radius >= 1 && radius <= CONV_RGB_MAX_RADIUS && shift >= 0 && shift <= 24);
+    const int size = 2 * radius + 1;
+    int words[(2 * CONV_RGB_MAX_RADIUS + 1) * V6_TAP_WORDS] = {0};
+    for (int i = 0; i < size; i++)
+        for (int j = 0; j < size; j++)
+            words[i * V6_TAP_WORDS + j / 4] |=
+                (int)((unsigned int)(unsigned char)h_taps8[i * size + j] << (8 * (j % 4)));
+    CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, words, sizeof words));
+    CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
+    return KIT_OK;
+}
+
+int conv_rgb_v6_has(int radius, int tile_w, int tile_h)
+{
+    return v6_find(radius, tile_w, tile_h) != NULL;
+}
+
+int conv_rgb_v6(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+                int radius, int block_w, int block_h, int tile_w, int tile_h)
+{
+    int rc = check_args(d_in, d_out, width, height, radius);
+    if (rc != KIT_OK)
+        return rc;
+    KIT_REQUIRE(block_w > 0 && block_h > 0 && block_w * block_h <= CONV_V6_MAX_THREADS);
+    const v6_kernel fn = v6_find(radius, tile_w, tile_h);
+    KIT_REQUIRE(fn != NULL);
+    /* >>> SOLUTION */
+    const size_t smem = conv_rgb_v6_smem(radius, block_w, block_h, tile_w, tile_h);
+    if (smem > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)smem));
+    dim3 block(block_w, block_h);
+    dim3 grid(blocks_for(width, block_w * tile_w), blocks_for(height, block_h * tile_h),
+              CONV_CHANNELS);
+    fn<<<grid, block, smem>>>(d_in, d_out, width, height);
+    KIT_CHECK_LAUNCH();
+    return KIT_OK;
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: a block covers (block_w*tile_w) x (block_h*tile_h) pixels of one
+    // plane; grid layer z is the plane (3 of them). Dynamic shared memory:
+    // conv_rgb_v6_smem(); launch fn, the kernel made for this radius and tile.
+    return KIT_NOT_IMPLEMENTED;
+    <<< STUDENT */
+}
