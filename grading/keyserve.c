@@ -5,18 +5,22 @@
  * Reads the harness's requests "rep V K" from REQ_FD (DESIGN.md, "The grading mode of the
  * harness"); for each, draws a fresh key (64 random bits, never 0) at that moment, writes
  * "key HEX" to KEY_FD, and appends "rep V K HEX T_ASKED T_ANSWERED" to LOG_FD (times in
- * CLOCK_MONOTONIC ns, the clock of the harness's launch windows). The grader reads the log
- * after the run: the keys it must find in the run's account, and the times between requests,
- * which time a CPU variant by the grader's own clock.
+ * CLOCK_MONOTONIC ns, the clock of the harness's launch windows). The notes "go V K" and
+ * "done V K" the harness writes right before and after the repetition runs are logged as
+ * "go V K T" and "done V K T" (no answer): the grader times a CPU variant by them, on its own
+ * clock. The grader reads the log after the run.
  *
  * A process of its own, so that answering takes microseconds whatever the grader is busy with
- * (a thread of the grader could wait milliseconds, and the run would be timed with that wait).
- * Anything but a well-formed request, a repeated one, or more than MAX: a "broken REASON" line,
- * and the channel is closed (the harness then stops with an error). Ends at the end of REQ_FD.
+ * (a thread of the grader could wait milliseconds, and the run would be timed with that wait);
+ * at a real-time priority where the grader may give it one.
+ * Anything but a well-formed line, a request or note out of turn (a repeated one, a go before
+ * its key, a done before its go), or more than MAX keys: a "broken REASON" line, and the
+ * channel is closed (the harness then stops with an error). Ends at the end of REQ_FD.
  * Exit 0; 2 bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +68,12 @@ int main(int argc, char **argv)
         return 2;
     }
     const int req = atoi(argv[1]), key = atoi(argv[2]), log = atoi(argv[3]);
+    /* answer and note at once even on a busy machine: a real-time priority where allowed
+     * (the grader's root), else as it is; it sleeps in read() between lines */
+    struct sched_param sp = {.sched_priority = 1};
+    (void)sched_setscheduler(0, SCHED_FIFO, &sp);
     const long max = atol(argv[4]);
-    static struct { int v, k; } seen[MAX_SEEN];
+    static struct { int v, k, state; } seen[MAX_SEEN]; /* state 1 keyed, 2 go, 3 done */
     long n = 0;
     char line[128];
     size_t len = 0;
@@ -90,14 +98,31 @@ int main(int argc, char **argv)
             line[len] = 0;
             len = 0;
             int v, k, end = 0;
+            char what[8] = "";
             const char *why = NULL;
-            if (sscanf(line, "rep %d %d%n", &v, &k, &end) != 2 || line[end] != 0)
+            long at = -1;
+            if (sscanf(line, "%7s %d %d%n", what, &v, &k, &end) != 3 || line[end] != 0 ||
+                (strcmp(what, "rep") && strcmp(what, "go") && strcmp(what, "done")))
                 why = "wrote something other than a key request on the key channel";
             for (long i = 0; !why && i < n && i < MAX_SEEN; i++)
                 if (seen[i].v == v && seen[i].k == k)
+                    at = i;
+            if (!why && !strcmp(what, "rep")) {
+                if (at >= 0)
                     why = "asked twice for the key of one repetition";
-            if (!why && n >= max)
-                why = "asked for more keys than it has repetitions";
+                else if (n >= max)
+                    why = "asked for more keys than it has repetitions";
+            } else if (!why) {
+                const int want = !strcmp(what, "go") ? 1 : 2;
+                if (at < 0 || seen[at].state != want)
+                    why = !strcmp(what, "go") ? "said it started a repetition out of turn"
+                                              : "said it ended a repetition out of turn";
+                else {
+                    seen[at].state = want + 1;
+                    dprintf(log, "%s %d %d %lld\n", what, v, k, asked);
+                    continue;
+                }
+            }
             if (!why) {
                 char out[64];
                 const unsigned long long kk = fresh_key();
@@ -107,6 +132,7 @@ int main(int argc, char **argv)
                 if (n < MAX_SEEN) {
                     seen[n].v = v;
                     seen[n].k = k;
+                    seen[n].state = 1;
                 }
                 n++;
                 if (!why) {

@@ -5,8 +5,9 @@ The pristine kit (OUT/pristine, or a private folder when OUT's path cannot be ha
 holds common/ and the lab's folder without ref.c, the skeleton regenerated from the solution,
 the kit's libraries prebuilt with GRADED=1 (no reference linked) and nothing else: no
 solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics. A box sees it read-only.
-A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src labNN`: the kit's
-rules, the student's files only from BOX/src (no student Makefile exists anywhere).
+A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src ENTRY=... labNN`:
+the kit's rules, the student's files only from BOX/src (no student Makefile exists anywhere),
+only the skeleton's entry points left global in them.
 """
 import hashlib
 import os
@@ -36,6 +37,7 @@ _FORBIDDEN_USE = re.compile(r"^(kit_ref_.*|kit_lab_ref)$")
 _LAB_SKIP = re.compile(r"^(ref\.c|build|out|lab\d\d(-.*)?|.*\.png|.*\.pdf|.*\.o|.*\.tmp)$")
 _COMMON_SKIP = re.compile(r"^(ref\.c|build|.*\.o|.*\.a|.*\.so|.*\.tmp)$")
 # the profiler-metrics tool (--profile runs it in the box): its entry, data and package
+ENTRY_FILE = ".entry.txt"
 METRICS_FILES = ("metrics", "metrics.tsv", "metric_sets.tsv", "plot_metrics.gp", "kitmetrics")
 
 
@@ -168,9 +170,16 @@ def make_pristine(lab, dest, log, env=None, force=False):
     if _make(["make", "--no-print-directory", "-s", "-C", os.path.join(tmp, "common"),
               "GRADED=1"] + libs, log, e) != 0:
         raise KitError("the kit's library does not build without its reference (see %s)" % log)
+    # the skeleton's global symbols: a graded build keeps only these global (ENTRY=), so a
+    # function of the C library or the kit a student defines again stays in its own files
+    entry = os.path.join(tmp, ENTRY_FILE)
+    if _make(["make", "--no-print-directory", "-s", "-C", ldir, "GRADED=1",
+              "O=" + os.path.join(tmp, ".entry"), "ENTRY_OUT=" + entry, "entry-list"],
+             log, e) != 0 or not os.path.isfile(entry):
+        raise KitError("the skeleton's entry points cannot be listed (see %s)" % log)
     skel = os.path.join(tmp, ".skeleton")
     if _make(["make", "--no-print-directory", "-s", "-C", ldir, "GRADED=1", "O=" + skel,
-              "SRC=" + ldir, lab.binary], log, e) != 0 or \
+              "SRC=" + ldir, "ENTRY=" + entry, lab.binary], log, e) != 0 or \
             not os.path.isfile(os.path.join(skel, lab.binary)):
         raise KitError("the lab's skeleton does not build in the pristine kit (see %s)" % log)
     bad = leaks(tmp)
@@ -249,9 +258,10 @@ class BuildResult:
 def build_argv(lab, pristine, box_root, out="out", extra=()):
     box_root = str(box_root)
     ldir = os.path.join(pristine, "labs", lab.name)
+    entry = os.path.join(pristine, ENTRY_FILE)
     return ["make", "--no-print-directory", "-C", ldir, "GRADED=1",
             "O=" + os.path.join(box_root, out), "SRC=" + os.path.join(box_root, "src")] + \
-        list(extra) + [lab.binary]
+        (["ENTRY=" + entry] if os.path.isfile(entry) else []) + list(extra) + [lab.binary]
 
 
 def clean_log(text, box_root, pristine):

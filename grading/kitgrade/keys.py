@@ -18,7 +18,7 @@ import threading
 import time
 from typing import Dict, List, Tuple
 
-_REQ = re.compile(r"^rep (\S+) (\d+)$")
+_REQ = re.compile(r"^(rep|go|done) (\S+) (\d+)$")
 
 
 class KeyServer:
@@ -35,6 +35,7 @@ class KeyServer:
         self.max = max_requests
         self.keys: Dict[Tuple[str, int], Tuple[str, int]] = {}   # (V, K) -> (hex key, sent ns)
         self.requests: List[Tuple[str, int, int]] = []           # (V, K, asked ns), in order
+        self.notes: Dict[Tuple[str, int], List[int]] = {}        # (V, K) -> [go ns, done ns]
         self.broken = ""                       # why the channel was refused
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -94,7 +95,15 @@ class KeyServer:
         if not m:
             self.broken = "wrote '%s' on the key channel" % line[:40]
             return
-        v, k = m.group(1), int(m.group(2))
+        what, v, k = m.group(1), m.group(2), int(m.group(3))
+        if what != "rep":
+            seen = self.notes.setdefault((v, k), [])
+            if (v, k) not in self.keys or len(seen) != (0 if what == "go" else 1):
+                self.broken = "said it %s a repetition out of turn" % (
+                    "started" if what == "go" else "ended")
+            else:
+                seen.append(now)
+            return
         if (v, k) in self.keys:
             self.broken = "asked twice for the key of repetition %d of v%s" % (k, v)
             return
@@ -108,6 +117,11 @@ class KeyServer:
             os.write(self.key_w, ("key %s\n" % key).encode())
         except OSError:
             self.broken = "stopped reading its keys"
+
+    def window(self, v, k):
+        """(go ns, done ns) of repetition K of V by the grader's clock, or None."""
+        n = self.notes.get((v, k))
+        return (n[0], n[1]) if n and len(n) == 2 else None
 
     def next_request_after(self, v, k):
         """When the request after (V, K) came (ns), or None."""
@@ -154,5 +168,7 @@ class HelperKeyServer(KeyServer):
                 v, k = t[1], int(t[2])
                 self.requests.append((v, k, int(t[4])))
                 self.keys[(v, k)] = (t[3], int(t[5]))
+            elif t[:1] in (["go"], ["done"]) and len(t) == 4:
+                self.notes.setdefault((t[1], int(t[2])), []).append(int(t[3]))
             elif t[:1] == ["broken"] and not self.broken:
                 self.broken = ln[7:]

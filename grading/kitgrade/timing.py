@@ -13,15 +13,15 @@ needs), copies-in-launcher (a copy inside a kernel-span launch window), impossib
 (faster than the ceiling measured in this grading allows, or a window outside the time the
 grader saw), extra-processes, unverified (no complete GPU records).
 
-A variant of a CPU lab is timed by its repetitions' own windows, the run alone on its core
-(every process and thread of it shares that core: threads do not add speed under perf_clock
-cpu) or on the machine (perf_clock wall), and the windows are held to the grader's own clock:
-the time between two key requests holds one whole repetition (fresh content, poisoning, the
-variant, its dump). What is not the variant is the same code in the reference and the
-student, so a run whose repetitions take clearly more than their windows, beyond what the
-reference's take, in every pair (work done outside the windows, in other threads or
-processes, or windows that are not true), is impossible-time. That check needs full-size
-timings: --quick leaves it out.
+A variant of a CPU lab is timed on the grader's own clock, between the notes `go V K` and
+`done V K` the harness writes around each repetition (its own windows where it writes none),
+the run alone on its core (every process and thread of it shares that core: threads add no
+speed under perf_clock cpu) or on the machine (perf_clock wall). The time between two key
+requests holds one whole repetition (fresh content, poisoning, the variant, its dump); what
+is not the variant is the same code in the reference and the student, so a run whose
+repetitions take clearly more than their windows, beyond the reference's, in every pair (work
+done outside the windows, in other threads or processes), is impossible-time. That check needs
+full-size timings: --quick leaves it out.
 """
 import os
 import secrets
@@ -219,10 +219,18 @@ class Timer:
                                           "(their time is not the variant's)" % (
                                               res.extra_processes,
                                               "" if res.extra_processes == 1 else "es"))
+        wins = [run.srv.window(str(v), r.k) if hasattr(run.srv, "window") else None
+                for r in reps]
+        if any(wins) and not all(wins):
+            return bad("impossible-time", "its repetitions did not all say on the key channel "
+                                          "when they ran")
         if span == "host":
             asks = sorted(t for (rv, _k, t) in run.srv.requests if rv == str(v))
             vc.intervals = [(b - a) / 1e6 for a, b in zip(asks, asks[1:])]
-            vc.self_ms = [r.kernel_ms for r in reps]
+            # the grader's own clock between the run's go and done notes; the run's own
+            # windows where the harness writes no notes
+            vc.self_ms = [(w[1] - w[0]) / 1e6 for w in wins] if all(wins) else \
+                [r.kernel_ms for r in reps]
         else:
             why = self.gpu_times(run, case, v, info, span, reps, vc)
             if why:
@@ -246,6 +254,16 @@ class Timer:
             return None
         need = info.min_launches if info else 1
         out = ctx.output_of(case, v)
+        # no kernel of the run between two repetitions' windows (the kit runs none there): a
+        # window that leaves some of the variant's kernels out is not its window
+        for a, b in zip(reps, reps[1:]):
+            hidden = [x for x in tr.records if x.kind == "K" and
+                      a.l1 + cupti.SLACK_NS < x.start < b.l0 - cupti.SLACK_NS]
+            if hidden and not self.off(n, "impossible-time"):
+                return ("impossible-time", "%d kernel%s ran between repetitions %d and %d, "
+                                           "outside its launch windows" % (
+                                               len(hidden), "" if len(hidden) == 1 else "s",
+                                               a.k, b.k))
         ceil = ctx.ceilings.get(str(self.slot), {}).get(info.ceiling if info else "", 0.0)
         for r in reps:
             ks, cs = cupti.in_window(tr, r.l0, r.l1)

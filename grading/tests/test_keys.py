@@ -55,9 +55,30 @@ class Keys(unittest.TestCase):
         self.assertEqual(s.broken, "")
         self.assertEqual(s.ctl_arg, "%d,%d" % (s.key_r, s.req_w))
 
+    def test_go_and_done_notes(self):
+        s = self.server(4)
+        s.start()
+        try:
+            ask(s, "rep 3 1\n")
+            read_line(s.key_r)
+            ask(s, "go 3 1\n")
+            time.sleep(0.01)
+            ask(s, "done 3 1\n")
+            time.sleep(0.05)
+        finally:
+            s.finish()
+        self.assertEqual(s.broken, "")
+        go, done = s.window("3", 1)
+        self.assertGreaterEqual(done - go, 5000000)       # 10 ms apart, give or take
+        self.assertLessEqual(s.requests[0][2], go)
+        self.assertIsNone(s.window("3", 2))
+
     def test_refuses(self):
         for lines, why in (("rep 1 1\nrep 1 1\n", "twice"), ("hello\n", "wrote "),
-                           ("rep 1 1\nrep 1 2\nrep 1 3\n", "more keys")):
+                           ("rep 1 1\nrep 1 2\nrep 1 3\n", "more keys"),
+                           ("go 1 1\n", "started a repetition out of turn"),
+                           ("rep 1 1\ndone 1 1\n", "ended a repetition out of turn"),
+                           ("rep 1 1\ngo 1 1\ngo 1 1\n", "out of turn")):
             s = self.server(2)
             s.start()
             ask(s, lines)

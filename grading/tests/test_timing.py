@@ -28,8 +28,12 @@ sys.exit(1)
 
 
 class Srv:
-    def __init__(self, keys, requests, broken=""):
+    def __init__(self, keys, requests, broken="", notes=None):
         self.keys, self.requests, self.broken = keys, requests, broken
+        self.notes = notes or {}
+
+    def window(self, v, k):
+        return self.notes.get((v, k))
 
     def next_request_after(self, v, k):
         for i, (rv, rk, t) in enumerate(self.requests):
@@ -129,6 +133,13 @@ class Verify(util.TempCase):
         self.assertEqual(self.check(run_of(2, copies=True), v=2).status, "ok")
         self.assertEqual(self.check(run_of(1, window_ok=False)).status, "impossible-time")
         self.assertEqual(self.check(run_of(1, extra=2)).status, "extra-processes")
+
+    def test_kernels_outside_the_windows(self):
+        r = run_of(1)
+        r.trace.records.append(cupti.Rec("K", 1500000, 1600000))   # between reps 1 and 2
+        vc = self.check(r)
+        self.assertEqual(vc.status, "impossible-time")
+        self.assertIn("between repetitions 1 and 2", vc.reason)
 
     def test_impossible_time_and_unverified(self):
         from kitgrade.labinfo import Output

@@ -151,6 +151,8 @@ def one(o, beh, cup, ctl=None):
                 key = int(line[1], 16)
             else:
                 key = rep_key(o["seed"], v, k)
+            if ctl:
+                os.write(ctl[1], ("go %d %d\n" % (v, k)).encode())
             l0 = time.monotonic_ns()
             burn(work)
             if "fork" in acts and os.fork() == 0:
@@ -165,6 +167,10 @@ def one(o, beh, cup, ctl=None):
                 if "copies" in acts:
                     cup.write("C\t%d\t%d\t7\t%d\tHtoD\t-\n" % (l0 + 60000, l0 + 70000, w * h))
                 l1 = max(l1, l0 + 80000)
+            while time.monotonic_ns() < l1:     # the window's end has come when done is said
+                pass
+            if ctl:
+                os.write(ctl[1], ("done %d %d\n" % (v, k)).encode())
             open("%s/v%d.r%d.bin" % (d, v, k), "wb").write(compute(key))
             kms = 0.0001 if "liar" in acts else (l1 - l0) / 1e6
             txt.append("rep %d %016x %d %d %.6f %.6f" % (k, key, l0, l1, kms, kms))

@@ -13,3 +13,9 @@ $(O)/$(BIN): $(SRC)/fake.c $(KIT)/common/fakeharness.py
 	  cat $(KIT)/common/fakeharness.py; } > $@
 	chmod +x $@
 .PHONY: $(BIN)
+
+# the skeleton's entry points (the real lab.mk: make entry-list ENTRY_OUT=FILE)
+ENTRY_OUT ?= entry.txt
+entry-list:
+	@echo fake_variant > $(ENTRY_OUT)
+.PHONY: entry-list
