@@ -503,8 +503,8 @@ EOF
     [[ "$output" != *grading/examples* ]]
     [[ "$output" != *grading/kitgrade* ]]
     [[ "$output" != *grading/grade$'\n'* ]]
-    [[ "$output" != *grading/check.c* ]]
     [[ "$output" != *solutions/* ]]
+    # (grading/check.c is shipped now: make presubmit judges the public cases with it)
 }
 
 @test "labs 03 and 06 end to end on any machine: built in the sandbox, a compile error found, runs skipped without a GPU" {
