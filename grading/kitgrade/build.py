@@ -299,8 +299,16 @@ BREACH_WORDS = {
 }
 
 
+def num(x):
+    """A limit's figure as written (384, not 384.0)."""
+    try:
+        return "%g" % float(x)
+    except (TypeError, ValueError):
+        return str(x)
+
+
 def breach_reason(what, breach, limit):
-    return "%s %s" % (what, BREACH_WORDS.get(breach, breach + " (%s)") % limit)
+    return "%s %s" % (what, BREACH_WORDS.get(breach, breach + " (%s)") % num(limit))
 
 
 def nm_symbols(path):

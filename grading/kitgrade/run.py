@@ -129,13 +129,13 @@ def runtime_status(errfile, rc, ctx):
     line = first_error(errfile)
     if "Resource temporarily unavailable" in data:
         return "process-limit", "hit the limit of %s processes: %s" % (
-            ctx.limit_value("process-limit"), line)
+            _fmt(ctx.limit_value("process-limit")), line)
     if re.search(r"illegal memory access|misaligned address|unspecified launch failure|"
                  r"illegal address", data, re.I):
         return "crash", "a GPU memory fault: %s" % line
     if re.search(r"out of memory", data, re.I) and ctx.rub.limits.get("gpu_memory_mb"):
         return "gpu-memory-limit", "ran out of GPU memory (limit %s MB): %s" % (
-            ctx.limit_value("gpu-memory-limit"), line)
+            _fmt(ctx.limit_value("gpu-memory-limit")), line)
     return "runtime-error", "exit %s: %s" % (rc, line or "no message")
 
 
@@ -314,9 +314,9 @@ class Runner:
         return runtime_status(errfile, res.rc, self.ctx) + (None,)
 
     def breach_reason(self, breach, after=""):
-        from .build import BREACH_WORDS
+        from .build import BREACH_WORDS, num
         lim = self.ctx.limit_value(breach)
-        words = BREACH_WORDS.get(breach, breach + " (%s)") % lim
+        words = BREACH_WORDS.get(breach, breach + " (%s)") % num(lim)
         if breach == "timeout":
             words = "ran past the %s s time limit (killed)" % _fmt(lim)
         return words + (" " + after if after else "")

@@ -288,6 +288,29 @@ class Pairs(util.TempCase):
         self.assertEqual(self.order, ["student", "reference"])    # the last one's "after"
         self.assertAlmostEqual(second.ratio, 1.0)
 
+    def test_extra_processes_of_a_shared_run_are_sorted_out_one_variant_a_run(self):
+        ctx = util.make_ctx(RUB, INFO_CPU, gpu=False, tmp=self.tmp)
+        t = timing.Timer(ctx, Stu(None, self.tmp), None, "t", slot="0")
+        runs = []
+
+        def process(who, items, pair, when=""):
+            runs.append((who, [v for _c, v in items]))
+            r = run_of(items[0][1], gpu=False, self_ms=0.4)
+            r.who = who
+            r.descs = {(c.name, v): r.descs[("perf1", items[0][1])] for c, v in items}
+            r.rel = {(c.name, v): "time/r" for c, v in items}
+            # v2's own run leaves a process behind; v1's does not
+            r.res.extra_processes = 1 if who == "student" and 2 in [v for _c, v in items] else 0
+            return r
+        t.process = process
+        t.discard = lambda r: None
+        t.check_reps = lambda *a: None
+        case = ctx.cases[-1]
+        out = t.time_all([(case, 1), (case, 2)])
+        self.assertEqual(runs[:2], [("reference", [1, 2]), ("student", [1, 2])])
+        self.assertEqual(out["1"].status, "ok")
+        self.assertEqual(out["2"].status, "extra-processes")
+
     def test_a_breach_stops_at_once(self):
         self.inject([1.0] * 4, [1.0] * 4, stu_status="replayed")
         out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
