@@ -5,9 +5,12 @@
 #   common/scripts/setup.sh --local     unpack stb, cmocka, bats and bubblewrap into .deps/
 #                                       even where they are installed (to carry the folder to
 #                                       a GPU machine that has no package registry)
+#   common/scripts/setup.sh --slurm     as root: Slurm and munge, for the grader's cluster
+#                                       tests only (tests/slurm); nobody else gets them
 #
 # Needed: libstb-dev (image I/O), libcmocka-dev (unit tests), bats
-# (command-line tests). Wanted: gnuplot (plots), bubblewrap (grading sandbox).
+# (command-line tests). Wanted: gnuplot (plots), bubblewrap (grading sandbox),
+# similarity-tester (the grader's similarity report).
 # The CUDA toolkit is not installed here (see README.md).
 # As root with apt-get: installs the Debian packages. Otherwise: prints the
 # exact command to run, and unpacks the needed packages into .deps/ (a local
@@ -19,6 +22,23 @@ quiet=0 local_only=0
 root=$(cd "$(dirname "$0")/../.." && pwd)
 deps="$root/.deps"
 say() { [ "$quiet" = 1 ] || echo "setup: $*"; }
+
+if [ "${1:-}" = "--slurm" ]; then
+    for p in slurmctld slurmd sbatch munged; do
+        command -v "$p" >/dev/null 2>&1 || [ -x "/usr/sbin/$p" ] || miss=1
+    done
+    [ "${miss:-0}" = 1 ] || exit 0
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        echo "setup: Slurm is missing; as root: apt-get install -y slurmctld slurmd slurm-client munge" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/tmp/kit-setup.log 2>&1 ||
+        { apt-get update -qq >>/tmp/kit-setup.log 2>&1 &&
+          apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >>/tmp/kit-setup.log 2>&1; } ||
+        { echo "setup: apt-get install of Slurm failed; see /tmp/kit-setup.log" >&2; exit 1; }
+    exit 0
+fi
 
 if [ "$local_only" = 1 ]; then
     mkdir -p "$deps/debs"
