@@ -115,3 +115,31 @@ void kit_conv_input_free(kit_conv_input *in)
     free(in->h_ext);
     memset(in, 0, sizeof *in);
 }
+
+int kit_conv_make(kit_problem *p, int channels, int stride_align, char *err, size_t errlen)
+{
+    kit_conv_input *in = kit_calloc(1, sizeof *in);
+    p->data = in;
+    return kit_conv_input_make(p, channels, stride_align, in, err, errlen) ? KIT_EXIT_USAGE : 0;
+}
+
+void kit_conv_fresh(kit_problem *p, int v, unsigned long long key)
+{
+    (void)v;
+    kit_conv_input_fresh(p->data, key);
+}
+
+/* Each input float read once, each output float written once. */
+double kit_conv_bytes(const kit_problem *p, int v)
+{
+    (void)v;
+    return kit_conv_input_bytes(p->data);
+}
+
+void kit_conv_release(kit_problem *p)
+{
+    if (p->data)
+        kit_conv_input_free(p->data);
+    free(p->data);
+    p->data = NULL;
+}

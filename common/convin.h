@@ -53,6 +53,13 @@ void kit_conv_input_free(kit_conv_input *in);
 /* The output's description: W x H x c floats, interleaved, the labs' tolerance. */
 kit_outdesc kit_conv_input_output(const kit_conv_input *in, double atol, double rtol);
 
+/* The same as a part's callbacks (spec.h) over p->data, for the labs whose
+ * problem is this input alone (01, 02): make allocates it into p->data. */
+int kit_conv_make(kit_problem *p, int channels, int stride_align, char *err, size_t errlen);
+void kit_conv_fresh(kit_problem *p, int v, unsigned long long key);
+double kit_conv_bytes(const kit_problem *p, int v);
+void kit_conv_release(kit_problem *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,15 +30,7 @@ static const kit_variant_desc variants[] = {
 
 static int make(kit_problem *p, char *err, size_t errlen)
 {
-    kit_conv_input *in = kit_calloc(1, sizeof *in);
-    p->data = in;
-    return kit_conv_input_make(p, CONV_CHANNELS, 1, in, err, errlen) ? KIT_EXIT_USAGE : 0;
-}
-
-static void fresh(kit_problem *p, int v, unsigned long long key)
-{
-    KIT_UNUSED(v);
-    kit_conv_input_fresh(p->data, key);
+    return kit_conv_make(p, CONV_CHANNELS, 1, err, errlen);
 }
 
 static int output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t whylen)
@@ -53,21 +45,6 @@ static int output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t
     return 1;
 }
 
-/* Each input float read once, each output float written once. */
-static double bytes(const kit_problem *p, int v)
-{
-    KIT_UNUSED(v);
-    return kit_conv_input_bytes(p->data);
-}
-
-static void release(kit_problem *p)
-{
-    if (p->data)
-        kit_conv_input_free(p->data);
-    free(p->data);
-    p->data = NULL;
-}
-
 static const kit_part_spec parts[] = {{
     .name = "",
     .title = "2D convolution on the CPU: RGBA float picture, zero-padded, clamped to 0..255",
@@ -78,10 +55,10 @@ static const kit_part_spec parts[] = {{
     .help_extra = "tolerance: |got - ref| <= 0.01 + 1e-5 |ref| per channel (laplace5, edge3,\n"
                   "sharpen3 and gauss5 are exact on 8-bit pictures)",
     .make = make,
-    .fresh = fresh,
+    .fresh = kit_conv_fresh,
     .output = output,
-    .bytes = bytes,
-    .release = release,
+    .bytes = kit_conv_bytes,
+    .release = kit_conv_release,
 }};
 
 const kit_lab_desc kit_lab_spec = {"01", "2D convolution on the CPU", 0, 1, parts};

@@ -32,17 +32,7 @@ static const kit_variant_desc variants[] = {
 
 static int make(kit_problem *p, char *err, size_t errlen)
 {
-    kit_conv_input *in = kit_calloc(1, sizeof *in);
-    p->data = in;
-    return kit_conv_input_make(p, CONV_CHANNELS, CONV_STRIDE_ALIGN, in, err, errlen)
-               ? KIT_EXIT_USAGE
-               : 0;
-}
-
-static void fresh(kit_problem *p, int v, unsigned long long key)
-{
-    KIT_UNUSED(v);
-    kit_conv_input_fresh(p->data, key);
+    return kit_conv_make(p, CONV_CHANNELS, CONV_STRIDE_ALIGN, err, errlen);
 }
 
 static int output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t whylen)
@@ -52,22 +42,6 @@ static int output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t
     KIT_UNUSED(whylen);
     *o = kit_conv_input_output(p->data, ATOL, RTOL);
     return 1;
-}
-
-/* Each input float read once, each output float written once (the row
- * padding is not counted). */
-static double bytes(const kit_problem *p, int v)
-{
-    KIT_UNUSED(v);
-    return kit_conv_input_bytes(p->data);
-}
-
-static void release(kit_problem *p)
-{
-    if (p->data)
-        kit_conv_input_free(p->data);
-    free(p->data);
-    p->data = NULL;
 }
 
 static const kit_part_spec parts[] = {{
@@ -83,10 +57,10 @@ static const kit_part_spec parts[] = {{
                   "(sse: 1 pixel, avx2: 2 pixels, avx512: 4 pixels); an instruction set\n"
                   "the CPU lacks is refused with exit 2",
     .make = make,
-    .fresh = fresh,
+    .fresh = kit_conv_fresh,
     .output = output,
-    .bytes = bytes,
-    .release = release,
+    .bytes = kit_conv_bytes,
+    .release = kit_conv_release,
 }};
 
 const kit_lab_desc kit_lab_spec = {"02", "2D convolution with OpenMP and SIMD", 0, 1, parts};

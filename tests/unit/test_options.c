@@ -20,64 +20,6 @@
 #include "options.h"
 #include "spec.h"
 
-static int count_char(const char *s, char c)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == c;
-    return n;
-}
-
-/* Captured stdout and stderr of the last call through capture_begin/end. */
-static char *cap_out, *cap_err;
-static int saved_out = -1, saved_err = -1;
-
-static void capture_begin(void)
-{
-    char po[512], pe[512];
-    tmp_path(po, sizeof po, "captured.out");
-    tmp_path(pe, sizeof pe, "captured.err");
-    fflush(stdout);
-    fflush(stderr);
-    saved_out = dup(1);
-    saved_err = dup(2);
-    int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (saved_out < 0 || saved_err < 0 || fo < 0 || fe < 0)
-        abort();
-    dup2(fo, 1);
-    dup2(fe, 2);
-    close(fo);
-    close(fe);
-}
-
-static int restore_std(void **state)
-{
-    (void)state;
-    if (saved_out < 0)
-        return 0;
-    fflush(stdout);
-    fflush(stderr);
-    dup2(saved_out, 1);
-    dup2(saved_err, 2);
-    close(saved_out);
-    close(saved_err);
-    saved_out = saved_err = -1;
-    return 0;
-}
-
-static void capture_end(void)
-{
-    restore_std(NULL);
-    char po[512], pe[512];
-    tmp_path(po, sizeof po, "captured.out");
-    tmp_path(pe, sizeof pe, "captured.err");
-    free(cap_out);
-    free(cap_err);
-    cap_out = slurp(po);
-    cap_err = slurp(pe);
-}
-
 static int argc_of(char **argv)
 {
     int n = 0;

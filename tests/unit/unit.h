@@ -81,4 +81,69 @@ KIT_MAYBE_UNUSED static void write_text(const char *path, const char *text)
     assert_int_equal(fclose(fp), 0);
 }
 
+/* ------------------------------------------------------------------
+ * Captured stdout and stderr of the code under test (capture_begin, then
+ * capture_end; restore_std as a cmocka teardown puts them back after a
+ * failure), and a character count for "one line" checks. */
+#include <fcntl.h>
+
+KIT_MAYBE_UNUSED static int count_char(const char *s, char c)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == c;
+    return n;
+}
+
+/* Captured stdout and stderr of the last call through capture_begin/end. */
+static char *cap_out, *cap_err;
+static int saved_out = -1, saved_err = -1;
+
+KIT_MAYBE_UNUSED static void capture_begin(void)
+{
+    char po[512], pe[512];
+    tmp_path(po, sizeof po, "captured.out");
+    tmp_path(pe, sizeof pe, "captured.err");
+    fflush(stdout);
+    fflush(stderr);
+    saved_out = dup(1);
+    saved_err = dup(2);
+    int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (saved_out < 0 || saved_err < 0 || fo < 0 || fe < 0)
+        abort();
+    dup2(fo, 1);
+    dup2(fe, 2);
+    close(fo);
+    close(fe);
+}
+
+KIT_MAYBE_UNUSED static int restore_std(void **state)
+{
+    (void)state;
+    if (saved_out < 0)
+        return 0;
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    saved_out = saved_err = -1;
+    return 0;
+}
+
+KIT_MAYBE_UNUSED static void capture_end(void)
+{
+    restore_std(NULL);
+    char po[512], pe[512];
+    tmp_path(po, sizeof po, "captured.out");
+    tmp_path(pe, sizeof pe, "captured.err");
+    free(cap_out);
+    free(cap_err);
+    cap_out = slurp(po);
+    cap_err = slurp(pe);
+}
+
+
 #endif
