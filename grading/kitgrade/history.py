@@ -28,6 +28,7 @@ points_after, status}, status, reason. Standard library only; Python 3.8+.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -35,6 +36,8 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+
+from .fsutil import read_plain
 
 __all__ = ["HistoryError", "recorded_seed", "regrade_seed", "select_only", "summary", "archive",
            "load", "markdown"]
@@ -53,15 +56,14 @@ def _check_name(name: str) -> str:
 
 
 def _read(path: Path, limit: int) -> Optional[bytes]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not (st.st_mode & 0o170000 == 0o100000) or st.st_size > limit:
-            raise HistoryError("%s is not a regular file of at most %d bytes" % (path, limit))
-        return f.read(limit + 1)
+    """The file's bytes (no link followed), None when it does not exist; HistoryError when it
+    is something else than a regular file of at most LIMIT bytes."""
+    data, why = read_plain(path, limit)
+    if data is not None or why == "it does not exist":
+        return data
+    if why in ("not a regular file",) or why.startswith("larger than"):
+        raise HistoryError("%s is not a regular file of at most %d bytes" % (path, limit))
+    raise OSError(errno.ELOOP if "link" in why else errno.EIO, "%s: %s" % (path, why))
 
 
 def recorded_seed(out) -> Optional[str]:
