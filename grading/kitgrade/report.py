@@ -116,6 +116,8 @@ def write_report(sd, rec, g):
              "passed.\n" % (_f(p["total"]), "%g" % p["max"], p["correctness"], p["perf"],
                             rec["tests"]["passed"], rec["tests"]["total"]))
     L.append("Status: **%s**. %s\n" % (rec["status"], md(rec["reason"])))
+    from .wfreport import top
+    L += top(sd, rec)           # roster, commit, lateness, earlier gradings
     L.append("## Files\n")
     L += ["- %s" % md(n) for n in rec["files"]] or ["(none)"]
     L.append("")
