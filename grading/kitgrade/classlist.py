@@ -153,11 +153,15 @@ class Roll:
         student with no record, or one not really graded yet (skipped: no GPU here), is left
         out: the export leaves that grade blank."""
         by_name, points = {}, {}
+        known = {x.lower() for s in self.roster.students for x in s.logins()}
         for r in recs:
             if r.get("roster") == "missing":
                 points[r.get("login") or r["student"]] = None
                 continue
             if r.get("status") == "skipped":
+                continue
+            if (r.get("login") or "").lower() in known:     # matched at grading
+                points[r["login"]] = r["points"]["total"]
                 continue
             name = r["student"]
             if isinstance(r.get("git"), dict) and name.endswith(".git") and len(name) > 4:

@@ -202,7 +202,7 @@ def _g(x):
 
 
 def _shq(s):
-    return "'" + s.replace("'", "'\\''") + "'" if not re.fullmatch(r"[A-Za-z0-9._/@+=-]+", s) \
+    return "'" + s.replace("'", "'\\''") + "'" if not re.fullmatch(r"[A-Za-z0-9._/@+=:-]+", s) \
         else s
 
 

@@ -70,13 +70,17 @@ def top(sd, rec):
             L += ["- %s" % md(f) for f in g["flags"]] + [""]
     lt = _late(rec)
     if lt:
-        if lt.get("status") in ("on-time",):
+        st, why = lt.get("status"), md(lt.get("reason") or lt.get("status"))
+        if st == "on-time":
             L.append("On time: handed in %s, deadline %s.\n" % (lt.get("submitted"),
                                                                 lt.get("deadline")))
+        elif st in ("no-time", "grace") or not lt.get("penalty_pct"):
+            L.append("Lateness: %s (deadline %s).\n" % (why, lt.get("deadline")))
         else:
-            L.append("Late: %s (deadline %s). **%s points before the penalty, %s after.**\n"
-                     % (md(lt.get("reason") or lt.get("status")), lt.get("deadline"),
-                        _n(lt.get("points_before")), _n(lt.get("points_after"))))
+            L.append("Late: %s. Deadline %s, handed in %s. **%s points before the late "
+                     "penalty, %s after.**\n" % (why, lt.get("deadline"), lt.get("submitted"),
+                                                  _n(lt.get("points_before")),
+                                                  _n(lt.get("points_after"))))
     if os.path.basename(os.path.dirname(sd)) == "students":
         entries = history.load(os.path.dirname(os.path.dirname(sd)), rec["id"])
         if entries:
@@ -88,7 +92,7 @@ def top(sd, rec):
 
 
 def _n(x):
-    return "-" if x is None else "%g" % x
+    return "-" if x is None else "%g" % round(x, 2)
 
 
 # --------------------------------------------------------------------------- grades.csv

@@ -65,9 +65,8 @@ class Workflow:
         if self.policy is not None and self.policy.extension_column:
             self.roll.extension_column = self.policy.extension_column
             if self.roll.roster is not None and not self.roll.has_extension_column():
-                raise Fatal("the rubric's late policy reads extensions from the column '%s', "
-                            "which %s does not have" % (self.policy.extension_column,
-                                                        self.wf.roster))
+                say("no extensions: the rubric's late policy reads them from the column '%s', "
+                    "which %s does not have" % (self.policy.extension_column, self.wf.roster))
         if self.deadline is not None and self.roll.roster is not None:
             for p in self.roll.roster.students:
                 ext = self.roll.extension(_Who(p))
