@@ -181,6 +181,8 @@ penalised() {
     [ "$(csv "$o/grades.csv" akim late)" = late ]
     [ "$(csv "$o/grades.csv" akim commit_time)" = 2025-03-15T10:00:00+01:00 ]
     grep -q 'points before the late penalty' "$o/students/lab01-akim/report.md"
+    grep -q '^\*\*[0-9.]* of 50 points\*\* (correctness 30.0, performance [0-9.]*, [0-9.]* off for lateness)' \
+        "$o/students/lab01-akim/report.md"
     grep -q "Commit graded: \`$(id_of akim2)\`" "$o/students/lab01-akim/report.md"
 }
 
@@ -318,14 +320,17 @@ EOF
     sums() { for s in lab01-akim lab01-janedoe-gh lab01-eve pnovak lab01-hook; do md5sum "$o/students/$s/results.json"; done; }
     before=$(sums)
     seed=$(sed -n 's/^seed: //p' "$o/grading.txt")
-    # late work: a new commit, and a new copy of the repository
-    late=$(commit "$R/work/jo-smith" 2025-03-18T12:00:00+01:00 "$GT/ex/partial/conv.c")
+    # late work: a new commit, and a new copy of the repository; past the deadline's last day
+    # accepted, within the student's (the deadline moved by the extension of 2 days)
+    late=$(commit "$R/work/jo-smith" 2025-03-22T12:00:00+01:00 "$GT/ex/partial/conv.c")
     git -C "$R/subs/lab01-jo-smith" pull -q
     run "$G" --lab 01 --submissions "$R/subs" --out "$o" --quick --rubric "$GT/late.rubric" \
         --roster "$FIX/plain_roster.csv" --deadline "$DEADLINE" --only jo-smith
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [ "$(json "$o" lab01-jo-smith 'r["git"]["commit"]')" = "$late" ]
-    [ "$(json "$o" lab01-jo-smith 'r["late"]["periods"], r["late"]["penalty_pct"]')" = "(2, 20.0)" ]
+    [ "$(json "$o" lab01-jo-smith 'r["late"]["periods"], r["late"]["penalty_pct"], r["git"]["until"]')" = \
+      "(6, 60.0, '2025-03-23T23:59:00+01:00')" ]
+    penalised "$o" lab01-jo-smith 60
     [ "$(sums)" = "$before" ]
     [ "$(sed -n 's/^seed: //p' "$o/grading.txt")" = "$seed" ]
     # the earlier result: kept whole, and a line with its commit and seed
