@@ -23,7 +23,8 @@ Interface:
     markdown(entries: List[dict]) -> str   (a table for report.md; "" when there is none)
 summary() reads these keys of results.json, each optional: graded_at (or time), seed, commit and
 commit_time (or git: {commit, commit_time}), total_pts and max_pts (or the grader's points:
-{total, max}), late: {points_before, points_after, status}, status, reason. Standard library only; Python 3.8+.
+{total, max}), late: {points_before, points_after, status}, status, reason. Standard library
+only; Python 3.8+.
 """
 
 from __future__ import annotations
