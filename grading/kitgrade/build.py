@@ -259,7 +259,8 @@ def build_argv(lab, pristine, box_root, out="out", extra=()):
     box_root = str(box_root)
     ldir = os.path.join(pristine, "labs", lab.name)
     entry = os.path.join(pristine, ENTRY_FILE)
-    return ["make", "--no-print-directory", "-C", ldir, "GRADED=1",
+    # WERROR=1: a warning is an error in a graded build (make presubmit says so beforehand)
+    return ["make", "--no-print-directory", "-C", ldir, "GRADED=1", "WERROR=1",
             "O=" + os.path.join(box_root, out), "SRC=" + os.path.join(box_root, "src")] + \
         (["ENTRY=" + entry] if os.path.isfile(entry) else []) + list(extra) + [lab.binary]
 
@@ -281,7 +282,7 @@ def _one_line(s, n):
 def compile_reason(log, rc):
     """The first compiler errors of a failed build, quotes kept."""
     errs = [ln for ln in log.splitlines()
-            if re.search(r"(error|Error)[: ]", ln) and not ln.startswith("make")]
+            if re.search(r"\b(error|Error)[: ]", ln) and not ln.startswith("make")]
     if errs:
         return _one_line("; ".join(errs[:3]), 400)
     tail = [ln for ln in log.splitlines() if ln.strip()][-2:]

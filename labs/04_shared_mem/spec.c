@@ -31,7 +31,7 @@ static const kit_optdesc rgb_opts[] = {
     KIT_OPTD_FILTER("laplace5"),
     KIT_OPTD_RADIUS,
     {"--block", KIT_ARG_WXH, KIT_ARG_RUN, "WxH",
-     "thread block of v5 and v6 (default 32x8; v1-v4 keep the guide's 16x16)", NULL, 1, 1024},
+     "thread block of v5 and v6 (default 32x8 for v5, 32x4 for v6; v1-v4 keep the guide's 16x16)", NULL, 1, 1024},
     {"--tile", KIT_ARG_WXH, KIT_ARG_RUN, "WxH",
      "v6: pixels a thread computes, 4x4 4x8 8x2 8x4 8x8 16x2 or 16x4", "8x4", 1, 16},
     {"--pad", KIT_ARG_INT, KIT_ARG_RUN, "N",
