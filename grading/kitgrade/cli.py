@@ -6,6 +6,8 @@ import sys
 from dataclasses import dataclass
 from typing import List, Optional
 
+from . import wfopts
+
 PROG = "grade"
 
 USAGE = """\
@@ -39,6 +41,8 @@ options:
 exit codes: 0 graded, 1 interrupted or the grader failed, 2 bad usage
 """
 
+USAGE = USAGE.replace("\nexit codes:", wfopts.USAGE + "\nexit codes:")
+
 _VALUED = ("--lab", "--submissions", "--out", "--jobs", "--gpus", "--timeout", "--seed",
            "--sandbox", "--rubric", "--kit")
 _FLAGS = ("--profile", "--sanitize", "--force", "--quick", "--keep-work", "--quiet",
@@ -69,6 +73,7 @@ class Options:
     quiet: bool = False
     print_cases: bool = False
     help: bool = False
+    wf: object = None       # wfopts.WfOptions: the instructors' options
 
 
 def say(msg):
@@ -80,6 +85,7 @@ def say(msg):
 def parse(argv):
     """Options from ARGV, or UsageError."""
     o = Options()
+    argv, o.wf = wfopts.take(argv)
     vals = {}
     i = 0
     while i < len(argv):
@@ -127,11 +133,11 @@ def parse(argv):
         raise UsageError("--lab must be a lab number like 01, not '%s'" % o.lab)
     o.lab = "%02d" % int(m.group(1))
     if not o.print_cases:
-        if not o.submissions:
+        if not o.submissions and not o.wf.repos and not o.wf.export:
             raise UsageError("--submissions is required (try --help)")
         if not o.out:
             raise UsageError("--out is required (try --help)")
-        if not os.path.isdir(o.submissions):
+        if o.submissions and not os.path.isdir(o.submissions):
             raise UsageError("--submissions %s is not a folder" % o.submissions)
     jobs = vals.get("--jobs")
     if jobs is not None:
@@ -155,4 +161,5 @@ def parse(argv):
         o.gpus = g.split(",")
     if o.sandbox not in ("auto", "bwrap", "none"):
         raise UsageError("--sandbox must be auto, bwrap or none, not '%s'" % o.sandbox)
+    wfopts.check(o)
     return o

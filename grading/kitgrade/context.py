@@ -36,6 +36,7 @@ class Ctx:
     stop: threading.Event = field(default_factory=threading.Event)
     ref_na: Dict[tuple, str] = field(default_factory=dict)   # (case, v) the reference refuses
     checks_off: set = field(default_factory=set)   # (variant, status) the reference breaks
+    wf: object = None                 # workflow.Workflow: roster, git, lateness, exports
 
     # ---------------------------------------------------------------- limits
     def limits(self, kind, scale=1.0, cores=1):

@@ -5,6 +5,7 @@ between two of the grader's steps. Everything the grader does there goes through
 file descriptor opened with O_NOFOLLOW at every step (mkdir, write, remove, chown), so that a
 link never takes it anywhere else. Its own files (under OUT) are written atomically.
 """
+import errno
 import os
 import re
 import stat
@@ -180,16 +181,23 @@ def remove_tree(path):
         os.close(fd)
 
 
-def read_regular(path, max_bytes):
-    """A grader-owned file's bytes (no link followed, regular files only), or None."""
+def read_plain(path, max_bytes):
+    """(bytes, "") of a file no link leads to, or (None, why not): a link, not a regular file
+    (a FIFO is not even waited on), missing, or larger than MAX_BYTES. For the grader's own
+    files and for the files of a folder it does not trust (a submission, a clone)."""
     try:
-        fd = os.open(str(path), os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return None
+        fd = os.open(str(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK |
+                     getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        return None, ("it is a symbolic link" if e.errno == errno.ELOOP else
+                      "it does not exist" if e.errno == errno.ENOENT else
+                      e.strerror or str(e))
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
-            return None
+        if not stat.S_ISREG(st.st_mode):
+            return None, "not a regular file"
+        if st.st_size > max_bytes:
+            return None, "larger than %d bytes" % max_bytes
         chunks, left = [], max_bytes + 1
         while left > 0:
             b = os.read(fd, min(left, 1 << 20))
@@ -198,9 +206,16 @@ def read_regular(path, max_bytes):
             chunks.append(b)
             left -= len(b)
         data = b"".join(chunks)
-        return data if len(data) <= max_bytes else None
+        if len(data) > max_bytes:
+            return None, "larger than %d bytes" % max_bytes
+        return data, ""
     finally:
         os.close(fd)
+
+
+def read_regular(path, max_bytes):
+    """A grader-owned file's bytes (no link followed, regular files only), or None."""
+    return read_plain(path, max_bytes)[0]
 
 
 # ---------------------------------------------------------------------------------------

@@ -70,6 +70,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .fsutil import read_regular
 from .gitdates import Commit, _git_time, date_flags, effective_times, pick_commit
 from .late import format_time, parse_time
 
@@ -106,18 +107,6 @@ class GitSubmission:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-def _safe_read(path: Path, limit: int) -> Optional[bytes]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if st.st_mode & 0o170000 != 0o100000:
-            return None
-        return f.read(limit)
 
 
 class GitReader:
@@ -279,7 +268,7 @@ class GitReader:
 
     def clone_time(self, git_dir: Path) -> Optional[datetime]:
         """When the clone was made or last fetched, from the grader's own records in it."""
-        data = _safe_read(git_dir / "logs" / "HEAD", 4 << 20)
+        data = read_regular(git_dir / "logs" / "HEAD", 4 << 20)
         if data:
             last = None
             for line in data.decode("utf-8", "replace").splitlines():

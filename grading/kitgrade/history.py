@@ -22,12 +22,14 @@ Interface:
     load(out, name) -> List[dict]          (oldest first)
     markdown(entries: List[dict]) -> str   (a table for report.md; "" when there is none)
 summary() reads these keys of results.json, each optional: graded_at (or time), seed, commit and
-commit_time (or git: {commit, commit_time}), total_pts, max_pts, late: {points_before,
-points_after, status}, status, reason. Standard library only; Python 3.8+.
+commit_time (or git: {commit, commit_time}), total_pts and max_pts (or the grader's points:
+{total, max}), late: {points_before, points_after, status}, status, reason. Standard library
+only; Python 3.8+.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -35,6 +37,8 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+
+from .fsutil import read_plain
 
 __all__ = ["HistoryError", "recorded_seed", "regrade_seed", "select_only", "summary", "archive",
            "load", "markdown"]
@@ -53,15 +57,14 @@ def _check_name(name: str) -> str:
 
 
 def _read(path: Path, limit: int) -> Optional[bytes]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not (st.st_mode & 0o170000 == 0o100000) or st.st_size > limit:
-            raise HistoryError("%s is not a regular file of at most %d bytes" % (path, limit))
-        return f.read(limit + 1)
+    """The file's bytes (no link followed), None when it does not exist; HistoryError when it
+    is something else than a regular file of at most LIMIT bytes."""
+    data, why = read_plain(path, limit)
+    if data is not None or why == "it does not exist":
+        return data
+    if why in ("not a regular file",) or why.startswith("larger than"):
+        raise HistoryError("%s is not a regular file of at most %d bytes" % (path, limit))
+    raise OSError(errno.ELOOP if "link" in why else errno.EIO, "%s: %s" % (path, why))
 
 
 def recorded_seed(out) -> Optional[str]:
@@ -120,7 +123,8 @@ def _now() -> datetime:
 def summary(result: dict, *, seed=None, time=None) -> dict:
     git = result.get("git") if isinstance(result.get("git"), dict) else {}
     late = result.get("late") if isinstance(result.get("late"), dict) else {}
-    total = result.get("total_pts")
+    pts = result.get("points") if isinstance(result.get("points"), dict) else {}
+    total = result.get("total_pts", pts.get("total"))
     return {
         "graded_at": result.get("graded_at") or result.get("time") or time,
         "seed": str(result.get("seed", seed)) if result.get("seed", seed) is not None else None,
@@ -128,7 +132,7 @@ def summary(result: dict, *, seed=None, time=None) -> dict:
         "commit_time": result.get("commit_time") or git.get("commit_time"),
         "points_before": late.get("points_before", total),
         "points": late.get("points_after", total),
-        "max_pts": result.get("max_pts"),
+        "max_pts": result.get("max_pts", pts.get("max")),
         "late": late.get("status"),
         "status": result.get("status"),
         "reason": result.get("reason"),
@@ -207,11 +211,15 @@ def _cell(x) -> str:
                    for c in s.replace("\n", " "))
 
 
-def markdown(entries: List[dict]) -> str:
+def markdown(entries: List[dict], *, show_seed: bool = True) -> str:
+    """The history as a table; show_seed=False leaves the seed out (a report a student reads:
+    the grading seed is the instructor's)."""
     if not entries:
         return ""
     lines = ["| graded | seed | commit | points | status | replaced |",
              "|---|---|---|---|---|---|"]
+    if not show_seed:
+        lines = [ln.replace(" seed |", "", 1).replace("|---|", "|", 1) for ln in lines]
     for e in entries:
         pts = e.get("points")
         if e.get("points_before") not in (None, pts):
@@ -221,7 +229,9 @@ def markdown(entries: List[dict]) -> str:
         commit = (e.get("commit") or "")[:12]
         if e.get("commit_time"):
             commit += " (%s)" % e["commit_time"]
-        lines.append("| %s |" % " | ".join(_cell(x) for x in (
-            e.get("graded_at"), e.get("seed"), commit, pts, e.get("status"),
-            "%s: %s" % (e.get("archived_at"), e.get("why")))))
+        cells = [e.get("graded_at"), e.get("seed"), commit, pts, e.get("status"),
+                 "%s: %s" % (e.get("archived_at"), e.get("why"))]
+        if not show_seed:
+            del cells[1]
+        lines.append("| %s |" % " | ".join(_cell(x) for x in cells))
     return "\n".join(lines) + "\n"

@@ -258,4 +258,5 @@ def assess(policy: Optional[LatePolicy], *, deadline: datetime, submitted: Optio
     unit = policy.period_name + ("s" if periods != 1 else "")
     return Lateness("late", late_s=late_s, periods=periods, penalty_pct=pct, points_after=after,
                     reason="late by %s%s: %d %s counted, %g%% off (%g -> %g points)"
-                    % (format_duration(late), note, periods, unit, pct, points, after), **base)
+                    % (format_duration(late), note, periods, unit, pct, round(points, 2),
+                       round(after, 2)), **base)

@@ -23,6 +23,12 @@ class Student:
     id: str                # the results folder's name under OUT/students
     path: Optional[str]    # the submission folder (None when refused)
     refused: str = ""      # why the folder is not graded at all (a link)
+    # the instructors' workflow (classlist.py): who the student is and where the work is
+    login: str = ""        # the login on the roster (--roster; a folder's own name without)
+    roster: str = ""       # matched | not-on-roster | missing (with --roster)
+    person: object = None  # roster.Student of that login
+    repo: Optional[str] = None   # a git repository: one commit's files are graded
+    url: str = ""          # a repository to clone first (--repos)
 
 
 def display(raw):
@@ -61,15 +67,22 @@ def scan(subs) -> Tuple[List[Student], List[Tuple[str, str]]]:
         else:
             skipped.append((name, "not a folder (each student hands in a folder)"))
             continue
-        n = 8
-        sid = safe_id(e.name, n)
-        while sid in taken and n < 64:
-            n += 8
-            sid = safe_id(e.name, n)
-        if sid in taken:
-            skipped.append((name, "its results folder would be the same as %s's" % taken[sid]))
+        sid = unique_id(e.name, taken)
+        if sid is None:
+            skipped.append((name, "its results folder would be the same as %s's"
+                            % taken[safe_id(e.name)]))
             continue
         taken[sid] = name
         st.id = sid
         students.append(st)
     return students, skipped
+
+
+def unique_id(raw, taken):
+    """The id of RAW that no key of TAKEN has (longer hashes while it does), or None."""
+    n = 8
+    sid = safe_id(raw, n)
+    while sid in taken and n < 64:
+        n += 8
+        sid = safe_id(raw, n)
+    return None if sid in taken else sid

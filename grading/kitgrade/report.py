@@ -112,10 +112,14 @@ def write_report(sd, rec, g):
     L = []
     p = rec["points"]
     L.append("# Lab %s: %s\n" % (rec["lab"], md(rec["student"])))
-    L.append("**%s of %s points** (correctness %.1f, performance %.1f); %d of %d hidden tests "
+    cut = (rec.get("late") or {}).get("points_before", p["total"]) - p["total"]
+    L.append("**%s of %s points** (correctness %.1f, performance %.1f%s); %d of %d hidden tests "
              "passed.\n" % (_f(p["total"]), "%g" % p["max"], p["correctness"], p["perf"],
+                            ", %.1f off for lateness" % cut if cut > 0.005 else "",
                             rec["tests"]["passed"], rec["tests"]["total"]))
     L.append("Status: **%s**. %s\n" % (rec["status"], md(rec["reason"])))
+    from .wfreport import top
+    L += top(sd, rec)           # roster, commit, lateness, earlier gradings
     L.append("## Files\n")
     L += ["- %s" % md(n) for n in rec["files"]] or ["(none)"]
     L.append("")

@@ -8,12 +8,15 @@ variant is `N` in a lab of one part and `PART:N` in a lab of several; a list is 
     perf VARIANTS ARGS... [quick=ARGS]    WxH), {a|b c} one of several runs of arguments
     case NAME VARIANTS SIZE FILTERS [quick=SIZE|skip] [extra=--opt=v,...]    (the older form)
 
+A `late` line is the late policy (late.py reads it: penalty=10%/day grace=15m last=7d ...).
 Every draw comes from the grading seed and the case's name (splitmix64, as the kit's kit_rng),
 so one seed gives the same cases again; the older form draws exactly as the C checker did.
 """
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
+
+from . import late
 
 MASK = (1 << 64) - 1
 SEED_MOD = 1000000007
@@ -123,6 +126,7 @@ class Rubric:
     penalty: Dict[str, str] = field(default_factory=lambda: dict(DEFAULT_PENALTY))
     templates: List[Template] = field(default_factory=list)
     other: Dict[str, str] = field(default_factory=dict)   # keys read by other parts (late)
+    late: Optional[object] = None     # late.LatePolicy of a `late` line (None: no penalty)
 
     # ------------------------------------------------------------------ variants
     def graded(self, part=None):
@@ -354,7 +358,11 @@ def parse(path, text=None):
             elif key == "perf_margin":
                 rub.perf_margin = float(rest[0])
             elif key == "late":
-                rub.other[key] = " ".join(rest)        # the late policy (late.py reads it)
+                rub.other[key] = " ".join(rest)        # the late policy, as written
+                try:
+                    rub.late = late.parse_policy(" ".join(rest))
+                except ValueError as e:
+                    raise RubricError("%s:%d: %s" % (path, n, e))
             elif key in ("perf_runs", "launches_per_run"):
                 pass    # the older grader's; repetitions are attributed one by one now
             elif key == "limits":

@@ -16,6 +16,7 @@ from .run import Runner
 from .score import result
 from .setup import Fatal, finish_setup, grading_txt, prepare
 from .timing import Timer
+from .workflow import Workflow, export_only
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -45,6 +46,7 @@ class Grading:
         self.gnuplot = _which("gnuplot")
         self.gp = os.path.join(os.path.dirname(HERE), "plot_grades.gp")
         self.nodev = False
+        self.wf = ctx.wf if ctx.wf is not None else Workflow(ctx.opts)
 
     # ---------------------------------------------------------------- helpers
     def open_box(self, name):
@@ -152,9 +154,14 @@ class Grading:
     def student(self, st, index):
         ctx = self.ctx
         sd = os.path.join(ctx.out, "students", st.id)
+        self.wf.before_wipe(st)                 # --only: the earlier result kept
         fsutil.remove_tree(sd)
         os.makedirs(os.path.join(sd, "logs"))
         extra = {"sandbox": self.sandbox_line}
+        src, fixed = self.wf.source(st, sd, extra)     # a git commit's files, or a status
+        if fixed:
+            return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, {"status": ""}, [],
+                                          fixed=fixed, extra=extra))
         if st.refused:
             rec = result(ctx.rub, st, ctx.lab.nn, {"status": "refused", "reason": st.refused},
                          [], fixed=("refused", st.refused), extra=extra)
@@ -167,7 +174,7 @@ class Grading:
                     return None
                 self.count("building", 1)
                 try:
-                    br, files = self.build(box, st.path, sd, cs)
+                    br, files = self.build(box, src, sd, cs)
                 finally:
                     self.count("building", -1)
             b = {"status": br.status, "reason": br.reason, "ms": round(br.ms),
@@ -256,6 +263,7 @@ class Grading:
                     self.count("timing", -1)
 
     def finish(self, sd, rec):
+        self.wf.finish(rec)                     # the late penalty
         report.write_views(sd, rec)
         report.plot_student(sd, rec, self.gnuplot, self.gp)
         report.write_report(sd, rec, self.report_facts)
@@ -394,6 +402,11 @@ def main(argv):
         sys.stdout.write(cli.USAGE)
         return 0
     try:
+        wf = None if opts.print_cases else Workflow(opts)   # roster, repos, times read
+        if wf is not None and wf.export_only:
+            return export_only(opts, wf)
+        if wf is not None:
+            wf.regrade_seed()                   # --only: the grading's own seed
         prep = prepare(opts)
     except Fatal as e:
         say(str(e))
@@ -402,6 +415,7 @@ def main(argv):
         sys.stdout.write(rubric.cases_tsv(prep))
         return 0
     ctx, state, started, lockfd, priv, subs, tools = prep
+    ctx.wf = wf
     holds = []
     try:
         return _grade(ctx, state, started, subs, tools, holds)
@@ -409,6 +423,7 @@ def main(argv):
         say(str(e))
         return e.code
     finally:
+        wf.close()
         for h in holds:
             h.terminate()
         if priv and not opts.keep_work:
@@ -428,7 +443,8 @@ def _grade(ctx, state, started, subs, tools, holds):
     line = kind + (" (%s)" % note if note else "")
     txt = grading_txt(ctx, state, subs, line, started)
     fsutil.atomic_write(os.path.join(ctx.out, "grading.txt"), txt)
-    students, skipped = names.scan(subs)
+    ctx.wf.start(ctx)
+    students, skipped = ctx.wf.scan(subs)      # folders, clones, --repos; the roster's
     for n, why in skipped:
         say("not graded: %s: %s" % (names.display(n), why))
     sdir = os.path.join(ctx.out, "students")
@@ -437,7 +453,7 @@ def _grade(ctx, state, started, subs, tools, holds):
         fsutil.remove_tree(os.path.join(ctx.out, "reference"))
     os.makedirs(sdir, exist_ok=True)
     ids = {s.id for s in students}
-    for d in os.listdir(sdir):
+    for d in os.listdir(sdir) if ctx.wf.only is None else []:    # --only: the rest stays
         if d not in ids:
             fsutil.remove_tree(os.path.join(sdir, d))
     todo = []
@@ -445,6 +461,7 @@ def _grade(ctx, state, started, subs, tools, holds):
         rec = report.load(os.path.join(sdir, s.id))
         if rec is None or rec.get("status") == "skipped":
             todo.append(s)
+    todo = ctx.wf.select(students, todo)
     jobs = opts.jobs or os.cpu_count() or 1
     g = Grading(ctx, students, skipped, jobs)
     g.total = len(students)
@@ -482,6 +499,8 @@ def _grade(ctx, state, started, subs, tools, holds):
             g.close_box(b)
     if sys.stderr.isatty() and not opts.quiet:
         sys.stderr.write("\n")
+    if not interrupted and not g.fatal:
+        ctx.wf.similarity(students)
     write_outputs(g, ctx, txt)
     if interrupted:
         say("interrupted: %d of %d graded; run the same command again to resume"
@@ -491,6 +510,7 @@ def _grade(ctx, state, started, subs, tools, holds):
     if g.fatal:
         say(g.fatal)
         return 1
+    ctx.wf.export(ctx.out, summary.records(ctx.out), ctx.rub.max_points())
     if not opts.quiet:
         say("%d of %d graded: %s, %s (%d s)" % (
             g.done, g.total, os.path.join(ctx.out, "grades.csv"),

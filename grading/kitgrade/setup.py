@@ -189,9 +189,11 @@ def grading_txt(ctx, state, subs, sandbox_line, started):
     ce = ["%s %s" % (k, " ".join("%s %.1f GB/s" % kv for kv in sorted(v.items())))
           for k, v in sorted(ctx.ceilings.items())]
     lines.append("ceilings: %s" % ("; ".join(ce) or "not measured"))
-    lines.append("command: grading/grade --lab %s --submissions %s --out %s --seed %d%s%s" % (
-        ctx.lab.nn, _shq(subs), _shq(ctx.out), ctx.seed, " --quick" if q.quick else "",
-        " --timeout %d" % q.timeout if q.timeout else ""))
+    wf = ctx.wf.words() if ctx.wf is not None else []
+    lines.append("command: grading/grade --lab %s%s --out %s --seed %d%s%s%s" % (
+        ctx.lab.nn, " --submissions " + _shq(subs) if subs else "", _shq(ctx.out), ctx.seed,
+        " --quick" if q.quick else "", " --timeout %d" % q.timeout if q.timeout else "",
+        "".join(" " + _shq(w) for w in wf)))
     return "\n".join(lines) + "\n"
 
 
@@ -200,7 +202,7 @@ def _g(x):
 
 
 def _shq(s):
-    return "'" + s.replace("'", "'\\''") + "'" if not re.fullmatch(r"[A-Za-z0-9._/@+=-]+", s) \
+    return "'" + s.replace("'", "'\\''") + "'" if not re.fullmatch(r"[A-Za-z0-9._/@+=:-]+", s) \
         else s
 
 
@@ -249,12 +251,12 @@ def prepare(opts):
             raise Fatal("--print-cases needs --seed")
         return rub.draw(opts.seed, opts.quick)
     out = os.path.abspath(opts.out)
-    subs = os.path.realpath(opts.submissions)
+    subs = os.path.realpath(opts.submissions) if opts.submissions else ""   # "": --repos only
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:
         raise Fatal("cannot create %s: %s" % (out, e.strerror))
-    if (os.path.realpath(out) + "/").startswith(subs + "/"):
+    if subs and (os.path.realpath(out) + "/").startswith(subs + "/"):
         raise Fatal("--out must not be inside --submissions")
     lockfd = lock(out)
     try:

@@ -45,6 +45,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .fsutil import read_plain
+
 __all__ = ["SimilarityError", "Passage", "Pair", "Report", "find_tool", "collect", "compare",
            "markdown"]
 
@@ -105,18 +107,8 @@ def find_tool() -> Optional[str]:
 
 
 def _read(path: Path, limit: int) -> Tuple[Optional[bytes], str]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as e:
-        return None, "cannot be opened (%s)" % ("a link" if e.errno == 40 else e.strerror)
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if st.st_mode & 0o170000 != 0o100000:
-            return None, "not a regular file"
-        data = f.read(limit + 1)
-    if len(data) > limit:
-        return None, "larger than %d bytes" % limit
-    return data, ""
+    data, why = read_plain(path, limit)
+    return data, ("cannot be opened (a link)" if why == "it is a symbolic link" else why)
 
 
 def collect(folder, files: Sequence[str], *, lab_dir: Optional[str] = None,

@@ -8,6 +8,7 @@ from typing import List
 from . import fsutil
 from .report import clean, load, md
 from .score import SEVERITY, grades_row, label
+from .wfreport import grade_columns, summary_lines
 
 HEADER = ("student,lab,build,tests_passed,tests_total,correctness_pts,perf_pts,total_pts,"
           "max_pts,status,reason,id")
@@ -31,10 +32,12 @@ def records(out):
 
 
 def write_grades(out, recs):
-    lines = [HEADER]
+    more = grade_columns(recs, _q)      # login, roster, commit, ... (the workflow's)
+    lines = [HEADER + (more[0] if more else "")]
     for r in recs:
         f = grades_row(r)
-        lines.append(",".join(_q(x) if i in QUOTED else str(x) for i, x in enumerate(f)))
+        lines.append(",".join(_q(x) if i in QUOTED else str(x) for i, x in enumerate(f)) +
+                     (more[1](r) if more else ""))
     fsutil.atomic_write(os.path.join(out, "grades.csv"), "\n".join(lines) + "\n")
 
 
@@ -92,6 +95,7 @@ def write_summary(out, recs, g):
             if n:
                 L.append("| %s | %d |" % (s, n))
         L.append("")
+    L += summary_lines(out, recs)
     if g["notes"]:
         L.append("Not enforced on this machine: %s.\n" % md("; ".join(g["notes"])))
     builds = [r["build"].get("ms", 0) / 1000.0 for r in recs if r["build"].get("ms")]

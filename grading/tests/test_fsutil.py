@@ -57,6 +57,19 @@ class BoxFiles(util.TempCase):
         os.symlink(self.secret, os.path.join(self.tmp, "l"))
         self.assertIsNone(fsutil.read_regular(os.path.join(self.tmp, "l"), 100))
 
+    def test_read_plain_says_why_and_waits_on_no_fifo(self):
+        self.assertEqual(fsutil.read_plain(self.secret, 100), (b"keep me", ""))
+        self.assertEqual(fsutil.read_plain(self.secret, 3), (None, "larger than 3 bytes"))
+        os.symlink(self.secret, os.path.join(self.tmp, "l2"))
+        self.assertEqual(fsutil.read_plain(os.path.join(self.tmp, "l2"), 100),
+                         (None, "it is a symbolic link"))
+        self.assertEqual(fsutil.read_plain(os.path.join(self.tmp, "none"), 100),
+                         (None, "it does not exist"))
+        os.mkfifo(os.path.join(self.tmp, "fifo"))      # no writer: an open without
+        self.assertEqual(fsutil.read_plain(os.path.join(self.tmp, "fifo"), 100),  # O_NONBLOCK
+                         (None, "not a regular file"))                            # would hang
+        self.assertIsNone(fsutil.read_regular(os.path.join(self.tmp, "fifo"), 100))
+
     def test_atomic_write(self):
         p = os.path.join(self.tmp, "a.txt")
         fsutil.atomic_write(p, "one")

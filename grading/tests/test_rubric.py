@@ -162,6 +162,27 @@ class NewForm(unittest.TestCase):
         self.assertEqual(r.perf_pairs, (3, 6))
 
 
+class Late(unittest.TestCase):
+    def test_late_line_read_by_late_py(self):
+        r = rubric.parse("x", "points 1 1 1\ncase x all --a\n"
+                              "late penalty=10%/day grace=15m last=7d extension=ext  # note\n")
+        self.assertEqual((r.late.penalty_pct, r.late.grace.total_seconds(),
+                          r.late.last.days, r.late.extension_column), (10.0, 900.0, 7, "ext"))
+        self.assertEqual(r.other["late"], "penalty=10%/day grace=15m last=7d extension=ext")
+        self.assertIsNone(rubric.parse("x", "points 1 1 1\ncase x all --a\n").late)
+        with self.assertRaisesRegex(rubric.RubricError, r"^x:3: late: penalty=10: write it"):
+            rubric.parse("x", "points 1 1 1\ncase x all --a\nlate penalty=10\n")
+
+    def test_the_labs_example_late_lines(self):
+        import os
+        for nn in ("01", "03"):
+            p = os.path.join(util.GRADING, "rubrics", "lab%s.rubric" % nn)
+            self.assertIsNone(rubric.parse(p).late, p)      # commented out: an example
+            line = next(ln for ln in util.read(p).splitlines() if ln.startswith("# late "))
+            self.assertEqual(rubric.parse("x", "points 1 1 1\ncase x all --a\n" + line[2:])
+                             .late.penalty_pct, 10.0)
+
+
 class Overlay(util.TempCase):
     def test_limits_laid_over_the_labs(self):
         base = self.write("lab.rubric", OLD + "limits build=120 run=20 nproc=128\n")
