@@ -400,9 +400,12 @@ def parse(path, text=None):
         except (IndexError, ValueError) as e:
             raise RubricError("%s:%d: cannot read '%s' (%s)" % (path, n, s, e))
     if rub.old_variants:
-        for v in rub.old_variants:
-            if v not in rub.points:
-                raise RubricError("%s: variant %s has no 'points' line" % (path, v))
+        # each token a variant list as DESIGN.md writes them: 3, 1,2,5, strip:3,4,5, strip:all
+        for tok in rub.old_variants:
+            part, vs = rub.expand(tok)
+            for v in vs:
+                if vname(part, v) not in rub.points:
+                    raise RubricError("%s: variant %s has no 'points' line" % (path, vname(part, v)))
     if not rub.points:
         raise RubricError("%s has no 'points' line" % path)
     if not rub.templates:

@@ -520,3 +520,12 @@ EOF
         grep -q "^\"correct\",\"$l\",ok,0,0,.*,skipped,.*no CUDA device" "$BATS_TEST_TMPDIR/out$l/grades.csv"
     done
 }
+
+@test "every lab's rubric parses and draws hidden cases (part-aware lists like strip:3,4,5 included)" {
+    for d in "$KIT_ROOT"/labs/[0-9][0-9]_*/; do
+        n=$(basename "$d"); n=${n%%_*}
+        run "$KIT_ROOT/grading/grade" --lab "$n" --print-cases --seed 7
+        [ "$status" -eq 0 ] || { echo "lab $n: $output"; false; }
+        [ "$(printf '%s\n' "$output" | grep -c '^case')" -ge 3 ] || { echo "lab $n: $output"; false; }
+    done
+}
