@@ -81,3 +81,58 @@ class Gpus:
             with self.cv:
                 self.excl[got] = False
                 self.cv.notify_all()
+
+
+class TimingLine:
+    """The students waiting for their timed runs on the GPUs: one worker per GPU takes the GPU
+    alone (and a core) once and times every student waiting, back to back, before it hands the
+    GPU back to the correctness runs; so those drain once per batch of students, not once per
+    student. submit(job) waits for job(slot, cores) to run on some GPU and returns its value."""
+
+    def __init__(self, gpus, cores, slots):
+        self.gpus, self.cores = gpus, cores
+        self.cv = threading.Condition()
+        self.queue = []
+        self.workers = [threading.Thread(target=self._work, args=(s,), daemon=True)
+                        for s in slots]
+        self.closed = False
+        for w in self.workers:
+            w.start()
+
+    def submit(self, job):
+        item = {"job": job, "done": threading.Event(), "value": None, "error": None}
+        with self.cv:
+            self.queue.append(item)
+            self.cv.notify_all()
+        item["done"].wait()
+        if item["error"] is not None:
+            raise item["error"]
+        return item["value"]
+
+    def close(self):
+        with self.cv:
+            self.closed = True
+            for item in self.queue:
+                item["error"] = RuntimeError("the grading stopped")
+                item["done"].set()
+            self.queue = []
+            self.cv.notify_all()
+
+    def _work(self, slot):
+        while True:
+            with self.cv:
+                while not self.queue and not self.closed:
+                    self.cv.wait()
+                if self.closed:
+                    return
+            with self.cores.take(1) as cs, self.gpus.alone(slot):
+                while True:
+                    with self.cv:
+                        if not self.queue:
+                            break
+                        item = self.queue.pop(0)
+                    try:
+                        item["value"] = item["job"](slot, cs)
+                    except BaseException as e:      # handed to the student's thread
+                        item["error"] = e
+                    item["done"].set()

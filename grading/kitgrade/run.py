@@ -232,9 +232,11 @@ class Runner:
 
     def check_rep(self, case, v, rel, d):
         """The run's last repetition (fresh content, its key the harness's own) checked too:
-        why it fails, or ''."""
+        (status, why it fails), or ("", ""). A wrong output that is byte for byte the first
+        one is a kept result (replayed); another wrong one is a plain wrong result (a bug that
+        the first content did not show)."""
         if not d.reps:
-            return "its run reported no repetition"
+            return "replayed", "its run reported no repetition"
         r = d.reps[-1]
         key = rep_key(case_seed(case.args), case.part, v, r.k)
         try:
@@ -242,17 +244,23 @@ class Runner:
         except ValueError:
             said = -1
         if said != key:
-            return "repetition %d ran on content it was not given (key %s)" % (r.k, r.key[:16])
-        data, why = self.box.read_file("%s/v%d.r%d.bin" % (rel, v, r.k),
-                                       self.ctx.max_output(case, v))
+            return "replayed", "repetition %d ran on content it was not given (key %s)" % (
+                r.k, r.key[:16])
+        cap = self.ctx.max_output(case, v)
+        data, why = self.box.read_file("%s/v%d.r%d.bin" % (rel, v, r.k), cap)
         if data is None:
-            return "the output of repetition %d cannot be read (%s)" % (r.k, why)
+            return "replayed", "the output of repetition %d cannot be read (%s)" % (r.k, why)
         verd = check.compare(self.ctx.checker, case.part, v, key, case.args, data,
                              cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)))
-        if verd.status != "pass":
-            return "its first output passed, but its output for fresh content (repetition %d) " \
-                   "is wrong (%s): a result kept from an earlier input?" % (r.k, verd.detail)
-        return ""
+        if verd.status == "pass":
+            return "", ""
+        first, _ = self.box.read_file("%s/v%d.bin" % (rel, v), cap)
+        if first is not None and first == data:
+            return "replayed", "its first output passed, but for fresh content (repetition " \
+                               "%d) it gave the same bytes again, which are wrong (%s): a " \
+                               "result kept from an earlier input" % (r.k, verd.detail)
+        return "wrong", "its first output passed, but its output for fresh content " \
+                        "(repetition %d) is wrong: %s" % (r.k, verd.detail)
 
     def classify(self, case, v, rel, res, errfile, alone):
         """(status, reason, verdict) of variant V of CASE from the run that wrote REL."""
@@ -279,9 +287,9 @@ class Runner:
                 return breach, self.breach_reason(breach, "after its output"), verd
             if verd.status != "pass":
                 return "wrong", verd.detail, verd
-            why = self.check_rep(case, v, rel, d)
-            if why:
-                return "replayed", why, verd
+            st, why = self.check_rep(case, v, rel, d)
+            if st:
+                return st, why, verd
             return "pass", "", verd
         if d is not None and d.status == "not-implemented":
             return "not-implemented", "returned KIT_NOT_IMPLEMENTED", None

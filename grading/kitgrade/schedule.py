@@ -11,7 +11,7 @@ import traceback
 
 from . import build, cli, fsutil, names, report, rubric, summary
 from .cli import say
-from .pools import Cores, Gpus
+from .pools import Cores, Gpus, TimingLine
 from .run import Runner
 from .score import result
 from .setup import Fatal, finish_setup, grading_txt, prepare
@@ -31,6 +31,7 @@ class Grading:
             list(range(os.cpu_count() or 1))
         self.cores = Cores(cores[:max(jobs, 1)] if jobs < len(cores) else cores)
         self.gpus = Gpus(ctx.slots, share=max(2, jobs))
+        self.line = TimingLine(self.gpus, self.cores, ctx.slots) if ctx.slots else None
         self.ref_ready = threading.Event()
         self.ref_box = None
         self.ref_boxes = {}         # timing slot -> a box holding a copy of the reference
@@ -242,11 +243,24 @@ class Grading:
     def timed(self, r, tag):
         """{variant name: VarTiming} of the variants that earned a timed run: those that
         passed every case (GPU variants all, CPU ones with speed points), timed together in
-        one process per pair, on a core (or the machine, or a GPU) of their own."""
+        one process per pair, on a core (or the machine, or a GPU) of their own. On a GPU the
+        runs wait in the timing line; their outputs are checked after it, on a core."""
         ctx = self.ctx
         items = timed_items(ctx, r.outcomes)
         if not items or ctx.stop.is_set():
             return {}
+        nums = [v for _c, v in self.all_items]
+        if ctx.slots and len(nums) == len(set(nums)):
+            def job(slot, cs):
+                self.count("timing", 1)
+                try:
+                    t = Timer(ctx, r, self.ref_box_for(slot), tag, slot=slot, cpus=cs)
+                    return t, t.chain_runs(items, self.chains[slot], self.all_items)
+                finally:
+                    self.count("timing", -1)
+            t, done = self.line.submit(job)
+            with self.cores.take(1):
+                return t.chain_checks(*done, items)
         n = 0 if ctx.clock == "wall" else 1
         with self.cores.take(n) as cs:
             with (self.gpus.alone() if ctx.slots else _null()) as slot:
@@ -255,9 +269,6 @@ class Grading:
                     key = slot if slot is not None else (cs if ctx.clock != "wall" else "all")
                     t = Timer(ctx, r, self.ref_box_for(key), tag, slot=slot,
                               cpus=cs if ctx.clock != "wall" else None)
-                    nums = [v for _c, v in self.all_items]
-                    if slot is not None and len(nums) == len(set(nums)):
-                        return t.time_chain(items, self.chains[slot], self.all_items)
                     return t.time_all(items)
                 finally:
                     self.count("timing", -1)
@@ -297,7 +308,9 @@ class Grading:
 
     def run_all(self, todo):
         threads = []
-        sem = threading.Semaphore(max(2, self.jobs + 2 * max(1, len(self.ctx.slots))))
+        # students waiting in the timing line hold no core: twice as many in flight keeps
+        # the cores building and checking while the GPUs time
+        sem = threading.Semaphore(max(2, 2 * self.jobs + 2 * max(1, len(self.ctx.slots))))
         errors = []
 
         def work(st, i):
@@ -325,6 +338,8 @@ class Grading:
                 if sys.stderr.isatty():
                     self.progress()
         ref.join()
+        if self.line is not None:
+            self.line.close()
 
 
 def timed_items(ctx, outcomes):

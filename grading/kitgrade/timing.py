@@ -356,11 +356,17 @@ class Timer:
         return res
 
     def time_chain(self, items, chain, all_items):
-        """GPU labs: the reference's timed runs shared along the students timed on one GPU
-        (R S1 R S2 R ...): each student run is paired with the reference run before it and
-        the one after it, so a student costs one student run and one reference run of the
-        GPU's time. CHAIN holds the last reference run of the GPU (ALL_ITEMS: what it runs).
-        More student runs while the pairs disagree, up to perf_pairs of them."""
+        """chain_runs then chain_checks, in one go (the scheduler calls them apart)."""
+        return self.chain_checks(*self.chain_runs(items, chain, all_items), items)
+
+    def chain_runs(self, items, chain, all_items):
+        """GPU labs, the part that needs the GPU alone: the reference's timed runs shared along
+        the students timed on one GPU (R S1 R S2 R ...): each student run is paired with the
+        reference run before it and the one after it, so a student costs one student run and
+        one reference run of the GPU's time. CHAIN holds the last reference run of the GPU
+        (ALL_ITEMS: what it runs). More student runs while the pairs disagree, up to
+        perf_pairs of them. The records are verified here; the outputs are checked by
+        chain_checks, after the GPU is handed on: (timings, [(run, item, check)], runs)."""
         ctx = self.ctx
         lo, hi = ctx.rub.perf_pairs
         if ctx.opts.quick:
@@ -379,7 +385,7 @@ class Timer:
 
         out = {key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=ctx.clock,
                                   reps=self.reps) for it in items}
-        live = list(items)
+        live, pending, runs = list(items), [], []
         for p in range(1, hi + 1):
             if not live or ctx.stop.is_set():
                 break
@@ -390,18 +396,38 @@ class Timer:
             if stu.res.extra_processes and len(live) > 1:
                 # whose processes they are is not known: each variant's run of its own says
                 self.discard(stu)
-                res = self.finish_timings({k: t for k, t in out.items()
-                                           if k not in {key(it) for it in live}}, items)
+                done = {k: t for k, t in out.items() if k not in {key(it) for it in live}}
                 for it in live:
-                    res.update(self.time_chain([it], chain, all_items))
-                return res
+                    o2, p2, r2 = self.chain_runs([it], chain, all_items)
+                    done.update(o2)
+                    pending += p2
+                    runs += r2
+                return done, pending, runs
             after = fresh_ref(p, "-after")
+            runs.append(stu)
             for it in list(live):
                 case, v = it
-                self.add_pairs(out[key(it)], it, self.verify(stu, case, v, True),
-                               (before.get(key(it)), after.get(key(it))), live)
-            self.discard(stu)
+                sv = self.verify(stu, case, v, False)
+                self.add_pairs(out[key(it)], it, sv, (before.get(key(it)), after.get(key(it))),
+                               live)
+                if sv.status == "ok":
+                    pending.append((stu, it, sv))
             self.settled(out, live, lo)
+        return out, pending, runs
+
+    def chain_checks(self, out, pending, runs, items):
+        """The outputs of the student's timed runs checked (repetitions picked now), its runs'
+        folders removed, each variant's timing finished."""
+        for run, (case, v), sv in pending:
+            t = out.get((case.name, v))
+            if t is None or t.status != "ok" or self.ctx.stop.is_set():
+                continue
+            reps = sorted(run.descs[(case.name, v)].reps, key=lambda r: r.k)
+            why = self.check_reps(run, case, v, reps, sv)
+            if why:
+                t.status, t.reason = why
+        for run in runs:
+            self.discard(run)
         return self.finish_timings(out, items)
 
     def add_pairs(self, t, it, sv, refs, live):

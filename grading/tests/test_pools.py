@@ -5,7 +5,7 @@ import time
 import unittest
 
 import util  # noqa: F401
-from kitgrade.pools import Cores, Gpus
+from kitgrade.pools import Cores, Gpus, TimingLine
 
 
 class Pools(unittest.TestCase):
@@ -68,3 +68,54 @@ class Pools(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Line(unittest.TestCase):
+    def test_batch_under_one_hold(self):
+        """Students who queue while the GPU is taken are timed in the same hold: the
+        correctness run that waits for the GPU gets it once, after all of them."""
+        g, c = Gpus(["0"], share=4), Cores([0, 1])
+        line = TimingLine(g, c, ["0"])
+        order, gate = [], threading.Event()
+
+        def job(name):
+            def f(slot, cs):
+                self.assertEqual((slot, len(cs)), ("0", 1))
+                self.assertTrue(g.excl["0"])
+                if name == "a":
+                    gate.wait(2)
+                order.append(name)
+                return name.upper()
+            return f
+        res = {}
+        ts = [threading.Thread(target=lambda n=n: res.__setitem__(n, line.submit(job(n))))
+              for n in "abc"]
+        ts[0].start()
+        time.sleep(0.1)                 # a holds the GPU; b and c queue behind it
+
+        def correctness():
+            with g.shared_use("0"):
+                order.append("run")
+        r = threading.Thread(target=correctness)
+        r.start()
+        ts[1].start()
+        ts[2].start()
+        time.sleep(0.1)
+        gate.set()
+        for t in ts + [r]:
+            t.join(5)
+        self.assertEqual(res, {"a": "A", "b": "B", "c": "C"})
+        self.assertEqual(order[-1], "run")
+        self.assertEqual(sorted(order[:3]), ["a", "b", "c"])
+        line.close()
+
+    def test_error_reaches_the_student(self):
+        line = TimingLine(Gpus(["0"]), Cores([0]), ["0"])
+
+        def bad(slot, cs):
+            raise ValueError("boom")
+        with self.assertRaises(ValueError):
+            line.submit(bad)
+        self.assertEqual(line.submit(lambda s, c: 7), 7)
+        line.close()
+

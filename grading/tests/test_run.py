@@ -9,7 +9,8 @@ from kitgrade.run import Runner, case_seed, parse_desc, rep_key, signame
 
 INFO = {"lab": "99", "parts": [{"name": "", "variants": [{"id": 1}, {"id": 2}, {"id": 3}]}]}
 RUB = "points 1 1 0\npoints 2 1 0\npoints 3 1 0\nlimits run=7 nproc=5\ncase a all --size 4x4\n"
-CHECKER = "#!/bin/sh\n[ \"$(cat)\" = good ] && { echo pass; exit 0; }\necho 'fail 1 16 1 1'\n" \
+CHECKER = "#!/bin/sh\nd=$(cat)\n[ \"$d\" = good ] && { echo pass; exit 0; }\n" \
+          "[ \"$d\" = frst ] && [ \"$7\" = 0 ] && { echo pass; exit 0; }\necho 'fail 1 16 1 1'\n" \
           "exit 1\n"
 
 
@@ -86,8 +87,14 @@ class Classify(util.TempCase):
     def test_fresh_content_checked_too(self):
         files = {"run/a/v1.txt": self.ok(), "run/a/v1.bin": b"good", "run/a/v1.r1.bin": b"old"}
         st, why = self.outcome(files, Res())
-        self.assertEqual(st, "replayed")
+        self.assertEqual(st, "wrong")           # another wrong output: a bug the first missed
         self.assertIn("output for fresh content (repetition 1) is wrong", why)
+        # the first result (right for the first content) handed back again: a kept result
+        files = {"run/a/v1.txt": self.ok(), "run/a/v1.bin": b"frst", "run/a/v1.r1.bin": b"frst"}
+        st, why = self.outcome(files, Res())
+        self.assertEqual(st, "replayed")
+        self.assertIn("same bytes again", why)
+        files = {"run/a/v1.txt": self.ok(), "run/a/v1.bin": b"good", "run/a/v1.r1.bin": b"good"}
         files = {"run/a/v1.txt": self.ok(key=5), "run/a/v1.bin": b"good",
                  "run/a/v1.r1.bin": b"good"}
         self.assertIn("content it was not given", self.outcome(files, Res())[1])

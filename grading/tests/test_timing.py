@@ -124,6 +124,24 @@ class Verify(util.TempCase):
         r.descs[("perf1", 1)].reps = r.descs[("perf1", 1)].reps[:2]
         self.assertIn("instead of 1..3", self.check(r).reason)
 
+    def test_a_chain_checks_outputs_after_the_gpu(self):
+        """chain_runs (the GPU held) verifies records only; chain_checks catches the replay."""
+        ctx = self.ctx()
+        t = self.timer(ctx)
+
+        def process(who, items, pair, when=""):
+            r = run_of(1, outputs=(who == "reference"))
+            r.who = who
+            return r
+        t.process, t.discard = process, lambda r: None
+        items = [(ctx.cases[-1], 1)]
+        out, pending, runs = t.chain_runs(items, {}, items)
+        self.assertEqual(out[("perf1", 1)].status, "ok")
+        self.assertEqual(len(pending), len(runs))
+        res = t.chain_checks(out, pending, runs, items)["1"]
+        self.assertEqual(res.status, "replayed")
+        self.assertIn("wrong for the content", res.reason)
+
     def test_launches_copies_windows(self):
         vc = self.check(run_of(1, kernels=(1, 30000)))
         self.assertEqual(vc.status, "no-kernel")
@@ -217,7 +235,7 @@ class Pairs(util.TempCase):
         def process(who, items, pair, when=""):
             self.order.append(who)
             return timing.TimedRun(who, None, {}, Res(), None, None,
-                                   {(c.name, v): "here" for c, v in items}, 0)
+                                   {(c.name, v): Desc(status="ok") for c, v in items}, 0)
 
         def verify(run, case, v, outputs):
             vc = timing.VarCheck()
@@ -229,6 +247,7 @@ class Pairs(util.TempCase):
         self.t.process = process
         self.t.verify = verify
         self.t.discard = lambda r: None
+        self.t.check_reps = lambda *a: None
 
     def test_stops_when_pairs_agree(self):
         self.inject([1.0, 1.0, 1.0, 1.0], [2.0, 2.02, 9.0, 9.0])
