@@ -1,5 +1,6 @@
 """One Slurm array task's grading (`--shard ROUND:I`) and the merge job (`--merge-only`): the
-task grades the round's students it claims (its own share first, then any nobody claimed yet)
+task grades the round's students it claims (its own share first, then those of tasks that
+ended without claiming them)
 through the local driver, with its own reference in OUT/slurm/ROUND/tasks/I; the merge makes
 grades.csv, summary.md, the plots, the similarity report and the export from OUT, and lists
 the machines every task graded on."""
@@ -85,6 +86,7 @@ class Shard:
                                 "host": self.me["host"]}}
         by_id = {s.id: s for s in students}
         self.todo = [by_id[i] for i in claims.order(ids, self.tasks, self.index) if i in by_id]
+        self.owner = {i: k % self.tasks for k, i in enumerate(ids)}
         self.missing = [i for i in ids if i not in by_id]
         self.txt = txt
         self.graded = 0
@@ -104,10 +106,19 @@ class Shard:
     def claim(self, st):
         """Whether this task grades ST now: it holds the claim and ST was not graded in this
         round already (by this same task before a requeue)."""
+        own = self.owner.get(st.id, self.index)
+        if own != self.index and not self.ended(own):
+            return False        # that task grades its share itself
         if not claims.claim(self.cdir, st.id, self.me):
             return False
         rec = report.load(os.path.join(self.ctx.out, "students", st.id))
         return not (rec and (rec.get("slurm") or {}).get("round") == self.rnd)
+
+    def ended(self, i):
+        """Whether task I has ended (finished, failed or interrupted): the students of its
+        share it never claimed are anyone's then (work stealing)."""
+        st = _facts(os.path.join(self.rd, "tasks", "%d" % i, "task.txt"))
+        return st.get("state") in ("finished", "failed", "interrupted")
 
     def done(self, rec):
         self.graded += 1
