@@ -22,8 +22,8 @@ def _facts(path):
     return st
 
 
-def _graded(out, sid, rnd=None):
-    """Whether SID has a result (with RND: one made in round RND or before it was listed)."""
+def _graded(out, sid):
+    """Whether SID has a result (skipped, for want of a GPU, is none)."""
     rec = report.load(os.path.join(out, "students", sid))
     return rec is not None and rec.get("status") != "skipped"
 

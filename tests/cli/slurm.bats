@@ -23,9 +23,11 @@ setup_file() {
     local why
     why=$("$KIT_ROOT/tests/slurm/cluster.sh" why)
     if [ -n "$why" ] && [ "$(id -u)" = 0 ]; then
-        "$KIT_ROOT/common/scripts/setup.sh" --slurm >"$W/setup.log" 2>&1 ||
+        if "$KIT_ROOT/common/scripts/setup.sh" --slurm >"$W/setup.log" 2>&1; then
+            why=$("$KIT_ROOT/tests/slurm/cluster.sh" why)
+        else
             why="Slurm cannot be installed here: $(tail -n 1 "$W/setup.log")"
-        [ -n "$why" ] && why=$("$KIT_ROOT/tests/slurm/cluster.sh" why)
+        fi
     fi
     if [ -z "$why" ] && ! id "$JOBUSER" >/dev/null 2>&1; then why="no user $JOBUSER to run jobs as"; fi
     if [ -z "$why" ]; then
@@ -63,7 +65,7 @@ need_cluster() {
     [ -z "$why" ] || skip "$why"
 }
 
-# claimed TASKDIR-less query: "DONE NOTDONE" of the students task $2 claimed in OUT $1, round 1
+# claimed OUT TASK: "DONE NOTDONE", the students TASK claimed in round 1 with and without results.json
 claimed() {
     python3 - "$1" "$2" <<'PY'
 import json, os, sys
