@@ -98,6 +98,10 @@ def build_tools(kit, log, env):
 def gpu_slots(opts):
     if opts.gpus:
         return list(opts.gpus)
+    vis = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    if getattr(getattr(opts, "slurm", None), "shard", None) is not None and \
+            re.fullmatch(r"[0-9]+(,[0-9]+)*", vis):
+        return vis.split(",")           # a Slurm task: the GPUs Slurm gave it, no others
     try:
         out = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, timeout=30).stdout.decode()
