@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass
 from typing import List, Optional
 
-from . import wfopts
+from . import slurmopts, wfopts
 
 PROG = "grade"
 
@@ -41,9 +41,9 @@ options:
 exit codes: 0 graded, 1 interrupted or the grader failed, 2 bad usage
 """
 
-USAGE = USAGE.replace("\nexit codes:", wfopts.USAGE + "\nexit codes:")
+USAGE = USAGE.replace("\nexit codes:", wfopts.USAGE + slurmopts.USAGE + "\nexit codes:")
 
-_VALUED = ("--lab", "--submissions", "--out", "--jobs", "--gpus", "--timeout", "--seed",
+VALUED = _VALUED = ("--lab", "--submissions", "--out", "--jobs", "--gpus", "--timeout", "--seed",
            "--sandbox", "--rubric", "--kit")
 _FLAGS = ("--profile", "--sanitize", "--force", "--quick", "--keep-work", "--quiet",
           "--print-cases", "--help", "-h")
@@ -74,6 +74,7 @@ class Options:
     print_cases: bool = False
     help: bool = False
     wf: object = None       # wfopts.WfOptions: the instructors' options
+    slurm: object = None    # slurmopts.SlurmOptions: grading on a Slurm cluster
 
 
 def say(msg):
@@ -85,6 +86,7 @@ def say(msg):
 def parse(argv):
     """Options from ARGV, or UsageError."""
     o = Options()
+    argv, o.slurm = slurmopts.take(argv)
     argv, o.wf = wfopts.take(argv)
     vals = {}
     i = 0

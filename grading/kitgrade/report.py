@@ -118,6 +118,9 @@ def write_report(sd, rec, g):
                             ", %.1f off for lateness" % cut if cut > 0.005 else "",
                             rec["tests"]["passed"], rec["tests"]["total"]))
     L.append("Status: **%s**. %s\n" % (rec["status"], md(rec["reason"])))
+    if rec.get("machine"):
+        L.append("Graded on %s, timed against the reference in the same Slurm task.\n"
+                 % md(rec["machine"]))
     from .wfreport import top
     L += top(sd, rec)           # roster, commit, lateness, earlier gradings
     L.append("## Files\n")

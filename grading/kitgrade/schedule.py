@@ -14,7 +14,7 @@ from .cli import say
 from .pools import Cores, Gpus, TimingLine
 from .run import Runner
 from .score import result
-from .setup import Fatal, finish_setup, grading_txt, prepare
+from .setup import Fatal, finish_setup, grading_txt, own_folder, prepare
 from .timing import Timer
 from .workflow import Workflow, export_only
 
@@ -48,6 +48,8 @@ class Grading:
         self.gp = os.path.join(os.path.dirname(HERE), "plot_grades.gp")
         self.nodev = False
         self.wf = ctx.wf if ctx.wf is not None else Workflow(ctx.opts)
+        self.ref_dir = os.path.join(ctx.out, "reference")
+        self.shard = None           # a Slurm array task's claims and facts (shard.Shard)
 
     # ---------------------------------------------------------------- helpers
     def open_box(self, name):
@@ -106,7 +108,7 @@ class Grading:
     # ---------------------------------------------------------------- the reference
     def reference(self):
         ctx = self.ctx
-        sd = os.path.join(ctx.out, "reference")
+        sd = self.ref_dir
         fsutil.remove_tree(sd)
         os.makedirs(os.path.join(sd, "logs"))
         try:
@@ -159,6 +161,8 @@ class Grading:
         fsutil.remove_tree(sd)
         os.makedirs(os.path.join(sd, "logs"))
         extra = {"sandbox": self.sandbox_line}
+        if self.shard is not None:
+            extra.update(self.shard.facts)      # the machine, the round and task
         src, fixed = self.wf.source(st, sd, extra)     # a git commit's files, or a status
         if fixed:
             return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, {"status": ""}, [],
@@ -279,6 +283,8 @@ class Grading:
         report.plot_student(sd, rec, self.gnuplot, self.gp)
         report.write_report(sd, rec, self.report_facts)
         report.write_results(sd, rec)
+        if self.shard is not None:
+            self.shard.done(rec)
         with self.lock:
             self.done += 1
             self.graded_now += 1
@@ -329,6 +335,9 @@ class Grading:
             if self.ctx.stop.is_set():
                 sem.release()
                 break
+            if self.shard is not None and not self.shard.claim(st):
+                sem.release()           # another task's, or graded in this round
+                continue
             t = threading.Thread(target=work, args=(st, i), daemon=True)
             t.start()
             threads.append(t)
@@ -408,6 +417,9 @@ def write_outputs(g, ctx, state_txt):
 
 
 def main(argv):
+    if "--status" in argv:                      # --status OUT: reads OUT only
+        from .slurmstatus import status_main
+        return status_main(argv)
     try:
         opts = cli.parse(argv)
     except cli.UsageError as e:
@@ -416,6 +428,17 @@ def main(argv):
     if opts.help:
         sys.stdout.write(cli.USAGE)
         return 0
+    opts.argv = list(argv)
+    if opts.slurm.shard is not None:            # an array task: its log in its own folder
+        from .shard import log_to_task
+        try:
+            log_to_task(own_folder(opts, os.path.abspath(opts.out)))
+        except (Fatal, OSError) as e:
+            say(str(e))
+            return 2
+    if opts.slurm.merge_only and not os.path.isfile(os.path.join(opts.out, "grading.txt")):
+        say("--merge-only: %s holds no grading (no grading.txt)" % opts.out)
+        return 2
     try:
         wf = None if opts.print_cases else Workflow(opts)   # roster, repos, times read
         if wf is not None and wf.export_only:
@@ -431,6 +454,7 @@ def main(argv):
         return 0
     ctx, state, started, lockfd, priv, subs, tools = prep
     ctx.wf = wf
+    ctx.lockfd = lockfd
     holds = []
     try:
         return _grade(ctx, state, started, subs, tools, holds)
@@ -449,6 +473,10 @@ def main(argv):
 
 def _grade(ctx, state, started, subs, tools, holds):
     opts = ctx.opts
+    so = opts.slurm
+    if so.submit or so.merge_only:
+        from .slurmmain import login
+        return login(ctx, state, started, subs)
     holds += finish_setup(ctx, tools, opts.sandbox)
     kind, note = sandbox_words(ctx, opts.sandbox)
     if note:
@@ -457,30 +485,22 @@ def _grade(ctx, state, started, subs, tools, holds):
         say("not enforced here: " + n)
     line = kind + (" (%s)" % note if note else "")
     txt = grading_txt(ctx, state, subs, line, started)
-    fsutil.atomic_write(os.path.join(ctx.out, "grading.txt"), txt)
+    if so.shard is None:                        # a Slurm task: its own task.txt
+        fsutil.atomic_write(os.path.join(ctx.out, "grading.txt"), txt)
     ctx.wf.start(ctx)
-    students, skipped = ctx.wf.scan(subs)      # folders, clones, --repos; the roster's
-    for n, why in skipped:
-        say("not graded: %s: %s" % (names.display(n), why))
-    sdir = os.path.join(ctx.out, "students")
-    if opts.force:
-        fsutil.remove_tree(sdir)
-        fsutil.remove_tree(os.path.join(ctx.out, "reference"))
-    os.makedirs(sdir, exist_ok=True)
-    ids = {s.id for s in students}
-    for d in os.listdir(sdir) if ctx.wf.only is None else []:    # --only: the rest stays
-        if d not in ids:
-            fsutil.remove_tree(os.path.join(sdir, d))
-    todo = []
-    for s in students:
-        rec = report.load(os.path.join(sdir, s.id))
-        if rec is None or rec.get("status") == "skipped":
-            todo.append(s)
-    todo = ctx.wf.select(students, todo)
+    students, skipped, todo = the_class(ctx, subs)
     jobs = opts.jobs or os.cpu_count() or 1
+    if so.shard is not None:
+        from .shard import Shard, task_jobs
+        jobs = task_jobs(opts)
     g = Grading(ctx, students, skipped, jobs)
     g.total = len(students)
     g.done = len(students) - len(todo)
+    if so.shard is not None:
+        g.shard = Shard(ctx, so.shard, students, txt)
+        g.ref_dir = os.path.join(g.shard.td, "reference")
+        todo = g.shard.todo
+        g.total, g.done = len(todo), 0
     g.sandbox_line = line
     g.report_facts = {"sandbox": line, "notes": ctx.notes,
                       "inputs": {c.name: report.input_text(c.args) for c in ctx.cases},
@@ -492,6 +512,36 @@ def _grade(ctx, state, started, subs, tools, holds):
                                   " ".join(ctx.slots) or "the cores"))
     if not students:
         say("no student folders in %s" % subs)
+    return _run(ctx, g, students, todo, txt)
+
+
+def the_class(ctx, subs):
+    """(students, not graded with why, those to grade now): the scan, --force and --only
+    honoured, the results of students no longer there removed (not by a Slurm task)."""
+    opts = ctx.opts
+    students, skipped = ctx.wf.scan(subs)      # folders, clones, --repos; the roster's
+    for n, why in skipped:
+        say("not graded: %s: %s" % (names.display(n), why))
+    sdir = os.path.join(ctx.out, "students")
+    if opts.force:
+        fsutil.remove_tree(sdir)
+        fsutil.remove_tree(os.path.join(ctx.out, "reference"))
+    os.makedirs(sdir, exist_ok=True)
+    ids = {s.id for s in students}
+    keep = ctx.wf.only is not None or opts.slurm.shard is not None  # --only: the rest stays
+    for d in os.listdir(sdir) if not keep else []:
+        if d not in ids:
+            fsutil.remove_tree(os.path.join(sdir, d))
+    todo = []
+    for s in students:
+        rec = report.load(os.path.join(sdir, s.id))
+        if rec is None or rec.get("status") == "skipped":
+            todo.append(s)
+    return students, skipped, ctx.wf.select(students, todo)
+
+
+def _run(ctx, g, students, todo, txt):
+    opts = ctx.opts
 
     def on_signal(signum, frame):
         # the runs under way die with the grader (the sandbox ties them to it); their
@@ -514,6 +564,15 @@ def _grade(ctx, state, started, subs, tools, holds):
             g.close_box(b)
     if sys.stderr.isatty() and not opts.quiet:
         sys.stderr.write("\n")
+    if g.shard is not None:                     # the merge job does the rest
+        g.shard.write_task("interrupted" if interrupted else "failed" if g.fatal else "finished")
+        if g.fatal:
+            say(g.fatal)
+        if interrupted:
+            say("interrupted: %d graded by this task" % g.shard.graded)
+            sys.stderr.flush()
+            os._exit(1)
+        return 1 if g.fatal else 0
     if not interrupted and not g.fatal:
         ctx.wf.similarity(students)
     write_outputs(g, ctx, txt)

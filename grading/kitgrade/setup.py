@@ -98,6 +98,10 @@ def build_tools(kit, log, env):
 def gpu_slots(opts):
     if opts.gpus:
         return list(opts.gpus)
+    vis = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    if getattr(getattr(opts, "slurm", None), "shard", None) is not None and \
+            re.fullmatch(r"[0-9]+(,[0-9]+)*", vis):
+        return vis.split(",")           # a Slurm task: the GPUs Slurm gave it, no others
     try:
         out = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, timeout=30).stdout.decode()
@@ -258,7 +262,7 @@ def prepare(opts):
         raise Fatal("cannot create %s: %s" % (out, e.strerror))
     if subs and (os.path.realpath(out) + "/").startswith(subs + "/"):
         raise Fatal("--out must not be inside --submissions")
-    lockfd = lock(out)
+    lockfd = lock(own_folder(opts, out))
     try:
         return _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd)
     except BaseException:
@@ -266,13 +270,26 @@ def prepare(opts):
         raise
 
 
+def own_folder(opts, out):
+    """The folder a grading locks and works in: OUT, or a Slurm array task's own folder
+    (OUT/slurm/ROUND/tasks/I: the tasks of a round never wait for each other)."""
+    sh = getattr(getattr(opts, "slurm", None), "shard", None)
+    if sh is None:
+        return out
+    d = os.path.join(out, "slurm", "%d" % sh[0], "tasks", "%d" % sh[1])
+    if not os.path.isdir(d):
+        raise Fatal("no task folder %s (was round %d submitted to this OUT?)" % (d, sh[0]))
+    return d
+
+
 def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
     state = read_state(os.path.join(out, "grading.txt"))
     seed, resumed = choose_seed(opts, state, lab.nn)
     started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     priv = None
-    if fsutil.make_safe(out) and (os.geteuid() != 0 or fsutil.others_reach(out)):
-        base = out
+    own = own_folder(opts, out)
+    if fsutil.make_safe(own) and (os.geteuid() != 0 or fsutil.others_reach(own)):
+        base = own
     else:
         priv = tempfile.mkdtemp(prefix="kitgrade-")
         os.chmod(priv, 0o755)
@@ -300,7 +317,7 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
         arch = gpu_query("compute_cap").replace(".", "")
     if arch:
         env["CUDA_ARCH"] = arch
-    build_tools(kit, os.path.join(out, "tools.log"), env)
+    build_tools(kit, os.path.join(own_folder(opts, out), "tools.log"), env)
     tools = os.path.join(kit, "grading", "build")
     checker = os.path.join(tools, "check-%s" % lab.nn)
     if not os.path.isfile(checker):
@@ -315,7 +332,7 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
     ctx = Ctx(opts=opts, lab=lab, rub=rub, info=info, cases=rub.draw(seed, opts.quick),
               outputs={}, seed=seed, out=out, home=base,
               pristine=os.path.join(base, "pristine"), checker=checker,
-              cache=os.path.join(out, ".cache"), tmp=tmp, cuda_arch=arch or "")
+              cache=os.path.join(own_folder(opts, out), ".cache"), tmp=tmp, cuda_arch=arch or "")
     ctx.clock = rub.perf_clock or ("gpu" if lab.gpu else "cpu")
     ctx.tools = tools
     ctx.run_timeout = float(opts.timeout or rub.limits["run"])
