@@ -231,3 +231,17 @@ def load(sd):
         return json.loads(data.decode("utf-8"))
     except ValueError:
         return None
+
+
+def timing_words(ctx):
+    how = {"gpu": "kernel time from the GPU's own activity records (CUPTI), per repetition by "
+                  "its launch window",
+           "cpu": "CPU time of every process of the run, less the reference's own share of "
+                  "what is not the variant",
+           "wall": "wall-clock time of the run, less the reference's own share of what is not "
+                   "the variant"}[ctx.clock]
+    return ("Times: %s; each repetition on content the grader handed out at that moment, two "
+            "repetitions picked after the run checked; the reference solution timed "
+            "interleaved with this submission on the same %s in the same grading. Speed "
+            "points follow the rubric's curve of the median ratio; the spread is the range of "
+            "the pairs' ratios." % (how, "GPU" if ctx.clock == "gpu" else "core"))

@@ -504,7 +504,7 @@ def _grade(ctx, state, started, subs, tools, holds):
     g.sandbox_line = line
     g.report_facts = {"sandbox": line, "notes": ctx.notes,
                       "inputs": {c.name: report.input_text(c.args) for c in ctx.cases},
-                      "timing_words": timing_words(ctx)}
+                      "timing_words": report.timing_words(ctx)}
     if not opts.quiet:
         say("lab %s, %d students (%d graded before), seed in %s, sandbox %s, %d at a time, "
             "timed runs on %s" % (ctx.lab.nn, len(students), g.done,
@@ -590,17 +590,3 @@ def _run(ctx, g, students, todo, txt):
             g.done, g.total, os.path.join(ctx.out, "grades.csv"),
             os.path.join(ctx.out, "summary.md"), int(time.monotonic() - g.t0)))
     return 0
-
-
-def timing_words(ctx):
-    how = {"gpu": "kernel time from the GPU's own activity records (CUPTI), per repetition by "
-                  "its launch window",
-           "cpu": "CPU time of every process of the run, less the reference's own share of "
-                  "what is not the variant",
-           "wall": "wall-clock time of the run, less the reference's own share of what is not "
-                   "the variant"}[ctx.clock]
-    return ("Times: %s; each repetition on content the grader handed out at that moment, two "
-            "repetitions picked after the run checked; the reference solution timed "
-            "interleaved with this submission on the same %s in the same grading. Speed "
-            "points follow the rubric's curve of the median ratio; the spread is the range of "
-            "the pairs' ratios." % (how, "GPU" if ctx.clock == "gpu" else "core"))
