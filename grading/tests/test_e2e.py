@@ -108,7 +108,7 @@ class CpuLab(Base):
         self.expect("partial", "not-implemented", 20)
         r = self.expect("replay", "replayed", 20)
         self.assertEqual(r["points"]["perf"] <= 10, True)
-        self.assertRegex(r["reason"], "content the grader handed it|output for fresh content")
+        self.assertRegex(r["reason"], "content the grader handed it|for fresh content")
         self.expect("crash", "crash", 20)
         r = self.expect("hang", "timeout", 20)
         self.assertTrue(any("not run: it ran past the time limit" in c["reason"]
