@@ -23,14 +23,6 @@
 /* The reference: in ref.c, linked into local builds only. */
 extern const kit_lab_refs kit_lab_ref __attribute__((weak));
 
-void kit_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    kit_vmessage(fmt, ap);
-    va_end(ap);
-}
-
 void kit_poison(kit_buf *b, unsigned char pattern)
 {
     memset(b->data, b->type == KIT_U8 ? pattern : 0xFF, kit_buf_bytes(b));

@@ -132,13 +132,6 @@ unsigned char kit_poison_byte(const kit_ctx *ctx);
 /* Fill a buffer with the byte pattern (u8) or NaN (float, double). */
 void kit_poison(kit_buf *b, unsigned char pattern);
 
-/* Print "PROG: message" to stderr, one line (errors print even with --quiet). */
-void kit_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
 #ifdef __cplusplus
 }
 #endif

@@ -44,6 +44,14 @@ void kit_vmessage(const char *fmt, va_list ap)
     fputc('\n', stderr);
 }
 
+void kit_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    kit_vmessage(fmt, ap);
+    va_end(ap);
+}
+
 void kit_die(int code, const char *fmt, ...)
 {
     va_list ap;

@@ -64,6 +64,13 @@ void kit_set_err(char *err, size_t errlen, const char *fmt, ...)
 /* Print "PROG: message" and a newline to stderr. */
 void kit_vmessage(const char *fmt, va_list ap);
 
+/* Print "PROG: message" to stderr, one line (errors print even with --quiet). */
+void kit_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* Program name used in messages (set by the harness from argv[0]). */
 extern const char *kit_prog;
 
