@@ -168,7 +168,7 @@ setup_file() {
 
 @test "the CUPTI library builds from cupti_trace.c and exports only its entry point" {
     [ -f "$KIT_ROOT/common/cupti_trace.c" ]
-    if [ ! -f /usr/local/cuda/include/cupti.h ] && [ ! -f "${CUDA_HOME:-/nonexistent}/include/cupti.h" ]; then
+    if [ ! -f /usr/local/cuda/include/cupti.h -a ! -f "${CUDA_HOME:-/nonexistent}/include/cupti.h" ]; then
         skip "the CUDA toolkit here has no CUPTI"
     fi
     lib="$KIT_ROOT/common/build/libkitcupti.so"

@@ -22,7 +22,7 @@ setup_file() {
     echo "$W" >"$BATS_FILE_TMPDIR/w"
     local why
     why=$("$KIT_ROOT/tests/slurm/cluster.sh" why)
-    if [ -n "$why" ] && [ "$(id -u)" = 0 ]; then
+    if [ -n "$why" -a "$(id -u)" = 0 ]; then
         if "$KIT_ROOT/common/scripts/setup.sh" --slurm >"$W/setup.log" 2>&1; then
             why=$("$KIT_ROOT/tests/slurm/cluster.sh" why)
         else
@@ -133,7 +133,7 @@ wait_round() {
     for ((i = 0; i < 1500; i++)); do
         for t in 0 1 2; do
             read -r d u < <(claimed "$out" "$t")
-            if [ "$d" -ge 1 ] && [ "$u" -ge 1 ]; then victim=$t; break 2; fi
+            if [ "$d" -ge 1 -a "$u" -ge 1 ]; then victim=$t; break 2; fi
         done
         sleep 0.1
     done
