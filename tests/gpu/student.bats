@@ -20,6 +20,8 @@ kit_with() {
     mkdir -p "$K/labs" "$K/grading"
     cp -r "$KIT_ROOT/common" "$K/"
     cp "$KIT_ROOT/grading/check.c" "$K/grading/"
+    # stb from the kit's local prefix where the machine has none of its own (setup.sh --local)
+    [ ! -d "$KIT_ROOT/.deps" ] || ln -s "$KIT_ROOT/.deps" "$K/.deps"
     cp -r "$L06" "$K/labs/"
     rm -rf "$K/labs/06_matvec/build" "$K/labs/06_matvec/out" "$K"/labs/06_matvec/lab06*
     awk -v keep="$1" -f "$KIT_ROOT/tests/cli/partial.awk" "$KIT_ROOT/solutions/06_matvec/matvec.cu" \
