@@ -2,8 +2,9 @@
 
 Every case of a student runs in one process first (the harness's `--cases FILE`, one line of
 arguments per case, each with its own `--dump DIR`), so that a GPU lab starts CUDA once. When
-that process runs past its time limit, the cases it finished stand and the others run one
-process each; when it dies or leaves a variant without its description, every case runs in a
+that process runs past its time limit, the cases it finished stand, the case it was in runs
+one process per variant (the hang is not met twice more) and the others one process each;
+when it dies or leaves a variant without its description, every case runs in a
 process of its own, and a case that ends badly again runs one process per variant, so that a
 crash or a hang is charged to the variant that caused it (DESIGN.md "The grading mode of the
 harness"). Nothing the run wrote is trusted: descriptions and outputs are read with
@@ -164,6 +165,7 @@ class Runner:
         self.slot, self.cpus = slot, cpus
         self.binary = os.path.join(box.root, "out", ctx.lab.binary)
         self.hung = set()           # variant names that ran past the time limit
+        self.cut_case = None        # the case the run of every case was in when it timed out
         self.tampered = ""          # why: the run put a link where the grader reads
         self.nodev = False
         self.outcomes = []          # [Outcome]
@@ -377,6 +379,8 @@ class Runner:
                 break
         ok = res.rc in OK_RCS and res.breach is None and res.signal is None and stop is None
         timed_out = res.breach == "timeout"
+        if timed_out:
+            self.cut_case = stop    # it was running then: its variants run alone, not together
         if not ok and not timed_out:
             for c in cases:
                 self.done_with("run/" + c.name)
@@ -406,7 +410,7 @@ class Runner:
         if not run:
             return
         alone = run
-        if len(run) > 1 and not self.hung:
+        if len(run) > 1 and not self.hung and c.name != self.cut_case:
             dump = self.dump_dir(rel)
             res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, "all"),
                                 c.name)
