@@ -80,7 +80,8 @@ class _CgroupHost:
 
     def _setup_v1(self, bases: Dict[str, str]) -> None:
         self.version = 1
-        for ctl, base in bases.items():
+        # the freezer first: its thaw lets the other controllers' kills take
+        for ctl, base in sorted(bases.items(), key=lambda kv: kv[0] != "freezer"):
             self._purge_stale(base)
             mine = os.path.join(base, self.name)
             os.makedirs(mine, exist_ok=True)
@@ -153,8 +154,20 @@ def _cg_procs(d: str) -> Set[int]:
     return {int(x) for x in _read_or(os.path.join(d, "cgroup.procs")).split()}
 
 
+def _thaw(d: str) -> None:
+    """Thaw the cgroup folder d (v1 freezer.state, v2 cgroup.freeze): a frozen process takes
+    no SIGKILL, and a grading that died between freezing and thawing a run leaves one."""
+    for f, v in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+        try:
+            _write(os.path.join(d, f), v)
+        except OSError:
+            pass
+
+
 def _purge_tree(d: str) -> None:
-    """Kill every process in the cgroup folder d and below, and remove the folders."""
+    """Kill every process in the cgroup folder d and below (thawed first), and remove the
+    folders."""
+    _thaw(d)
     for name in _listdir(d):
         if os.path.isdir(os.path.join(d, name)):
             _purge_tree(os.path.join(d, name))

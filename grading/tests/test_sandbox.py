@@ -758,6 +758,37 @@ class RealGpuTest(Base):
         self.assertIn("gpu ok", out)
 
 
+V1_FREEZER = "/sys/fs/cgroup/freezer"
+
+
+@unittest.skipUnless(ROOT and os.path.isfile(os.path.join(V1_FREEZER, "cgroup.procs")),
+                     "needs root and a cgroup v1 freezer")
+class StaleFrozenRunTest(unittest.TestCase):
+    """A grading killed between freezing a run and thawing it (scancel, kill -9) leaves a frozen
+    process, which takes no SIGKILL: the next grading thaws it, kills it and removes its
+    cgroups, at once."""
+
+    def test_thawed_killed_removed(self):
+        from kitgrade import cgroups
+        name = "kitgrade-%d-1" % (2 ** 22 + 7)        # a pid past pid_max: a dead grading
+        dirs = [os.path.join("/sys/fs/cgroup", c, name) for c in ("freezer", "pids")]
+        p = subprocess.Popen(["sleep", "60"])
+        self.addCleanup(p.kill)
+        for d in dirs:
+            os.makedirs(os.path.join(d, "run-1"))
+            with open(os.path.join(d, "run-1", "cgroup.procs"), "w") as f:
+                f.write(str(p.pid))
+        with open(os.path.join(dirs[0], "run-1", "freezer.state"), "w") as f:
+            f.write("FROZEN")
+        t0 = time.monotonic()
+        host = cgroups._CgroupHost("v1")
+        host.close()
+        self.assertLess(time.monotonic() - t0, 1.5)
+        self.assertEqual(p.wait(timeout=5), -signal.SIGKILL)
+        for d in dirs:
+            self.assertFalse(os.path.exists(d), d)
+
+
 @unittest.skipUnless(ROOT, "starting processes as another user needs root")
 class TwoGradingsTest(unittest.TestCase):
     """Two gradings (two processes, one machine) give their boxes different users."""
