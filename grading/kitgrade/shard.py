@@ -13,7 +13,7 @@ import time
 from . import claims, fsutil, report, summary
 from .cli import say
 from .setup import Fatal, gpu_query
-from .slurm import round_dir, rounds
+from .slurm import round_dir, rounds, task_facts
 
 MARK = "# Slurm tasks (the machines each student was timed on, with its own reference)"
 
@@ -117,7 +117,7 @@ class Shard:
     def ended(self, i):
         """Whether task I has ended (finished, failed or interrupted): the students of its
         share it never claimed are anyone's then (work stealing)."""
-        st = _facts(os.path.join(self.rd, "tasks", "%d" % i, "task.txt"))
+        st = task_facts(os.path.join(self.rd, "tasks", "%d" % i, "task.txt"))
         return st.get("state") in ("finished", "failed", "interrupted")
 
     def done(self, rec):
@@ -138,25 +138,13 @@ def task_lines(out):
         except OSError:
             continue
         for i in idx:
-            st = _facts(os.path.join(tdir, "%d" % i, "task.txt"))
+            st = task_facts(os.path.join(tdir, "%d" % i, "task.txt"))
             if not st:
                 continue
             lines.append("round %d task %d: %s, job %s, %s graded, %s" % (
                 rnd, i, st.get("machine", "?"), st.get("job", "?"), st.get("graded", "0"),
                 st.get("state", "?")))
     return lines
-
-
-def _facts(path):
-    data = fsutil.read_regular(path, 1 << 20)
-    st = {}
-    for ln in (data or b"").decode("utf-8", "replace").splitlines():
-        if not ln:
-            break
-        k, sep, v = ln.partition(": ")
-        if sep:
-            st[k] = v
-    return st
 
 
 def with_tasks(txt, lines):

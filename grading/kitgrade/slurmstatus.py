@@ -5,21 +5,9 @@ import os
 import sys
 
 from . import claims, fsutil, report
-from .slurm import queue_states, round_dir, rounds
+from .slurm import queue_states, round_dir, rounds, task_facts
 
 USAGE_LINE = "usage: grading/grade --status OUT"
-
-
-def _facts(path):
-    data = fsutil.read_regular(path, 1 << 20)
-    st = {}
-    for ln in (data or b"").decode("utf-8", "replace").splitlines():
-        if not ln:
-            break
-        k, sep, v = ln.partition(": ")
-        if sep:
-            st.setdefault(k, v)
-    return st
 
 
 def _graded(out, sid):
@@ -50,14 +38,14 @@ def status_line(out, queue=None):
     mine = [s for s in ids if s in graded]
     cl = claims.all_claims(os.path.join(rd, "claims"))
     busy = [s for s in cl if s not in graded]
-    rt = _facts(os.path.join(rd, "round.txt"))
+    rt = task_facts(os.path.join(rd, "round.txt"))
     array, merge = rt.get("array-job", ""), rt.get("merge-job", "")
     tasks = int(rt.get("tasks", "0") or 0)
     if queue is None:
         queue = queue_states([j for j in (array, merge) if j])
     parts = []
     for i in range(tasks):
-        tf = _facts(os.path.join(rd, "tasks", "%d" % i, "task.txt"))
+        tf = task_facts(os.path.join(rd, "tasks", "%d" % i, "task.txt"))
         q = queue.get("%s_%d" % (array, i), "") if array else ""
         state = q.lower() if q else tf.get("state", "pending" if not tf else "?")
         if not q and state == "running" and queue and array:
