@@ -10,11 +10,11 @@
  *      per block; the taps still come from global memory.
  *   v3 the taps in constant memory: a warp reads the same tap at the same
  *      time, which the constant cache broadcasts; no global tap loads.
- *   v4 every thread computes N (8) consecutive outputs, loading the shared
- *      cells into registers in runs of 2N-1 that serve N taps each: 2/N
- *      shared loads per multiply-add instead of one, so the double-precision
- *      units, not shared memory, set the pace; results leave through shared
- *      memory so that stores are whole rows.
+ *   v4 every thread computes N (16) consecutive outputs from a window of 2N
+ *      registers that slides N cells along the tile per N taps: 1/N shared
+ *      loads per multiply-add instead of one, so the double-precision units,
+ *      not shared memory, set the pace; results leave through shared memory
+ *      so that stores are whole rows.
  *
  * Sections: kernels, launchers.
  */
@@ -112,10 +112,11 @@ __device__ __forceinline__ void sep_v4_rows_body(const double *d_in, double *d_t
                                                  int height, int radius, const int N)
 {
     // TODO: load the tile row as the comment above says (cell i at i + i/N,
-    // zero outside); __syncthreads(). Outputs tx*N .. tx*N+N-1: for each run of
-    // N taps k0 .. k0+N-1 load cells tx*N+k0 .. +2N-2 into a register array v[]
-    // once, then acc[j] = fma(c_row[k0+t], v[j+t], acc[j]) for all t and j; the
-    // taps left over one at a time. Then __syncthreads(), acc[] back into the
+    // zero outside); __syncthreads(). Outputs tx*N .. tx*N+N-1 from a register
+    // window v[2N]: v[0..N-1] = cells tx*N .. tx*N+N-1 first; then for each run
+    // of N taps k0 .. k0+N-1 load cells tx*N+k0+N .. +2N-1 into v[N..2N-1],
+    // acc[j] = fma(c_row[k0+t], v[j+t], acc[j]) for all t and j, and slide
+    // (v[m] = v[N+m]); the taps left over one at a time. Then __syncthreads(), acc[] back into the
     // tile at cells tx*N+j, __syncthreads(), and the row out, one cell a thread
     // in turn (x < width).
 }
@@ -127,8 +128,9 @@ __device__ __forceinline__ void sep_v4_cols_body(const double *d_tmp, double *d_
 {
     // TODO: the tile is blockDim.y*N + 2R rows of blockDim.x cells (rows y0-R ..
     // of the block's columns, zero outside); __syncthreads(). Thread (tx, ty)
-    // computes rows ty*N .. ty*N+N-1 of column tx, with the runs of registers
-    // of the row pass (here down the column); a warp's stores are then whole rows.
+    // computes rows ty*N .. ty*N+N-1 of column tx, with the sliding register
+    // window of the row pass (here down the column); a warp's stores are then
+    // whole rows.
 }
 
 #define SEP_V4_KERNELS(N)                                                                     \

@@ -33,7 +33,7 @@ static const kit_optdesc rgb_opts[] = {
     {"--block", KIT_ARG_WXH, KIT_ARG_RUN, "WxH",
      "thread block of v5 and v6 (default 32x8 for v5, 32x4 for v6; v1-v4 keep the guide's 16x16)", NULL, 1, 1024},
     {"--tile", KIT_ARG_WXH, KIT_ARG_RUN, "WxH",
-     "v6: pixels a thread computes, 4x4 4x8 8x2 8x4 8x8 16x2 or 16x4", "8x4", 1, 16},
+     "v6: pixels a thread computes, 4x4 4x8 8x2 8x4 8x8 16x2 or 16x4", "16x2", 1, 16},
     {"--pad", KIT_ARG_INT, KIT_ARG_RUN, "N",
      "v4: dummy words after each stored row (default: the launcher's choice)", NULL, 0, 64},
     KIT_OPTD_END};
@@ -143,9 +143,9 @@ static const kit_optdesc sep_opts[] = {
     {"--radius", KIT_ARG_INT, KIT_ARG_INPUT, "R", "radius of box and gaussian (default 32)",
      NULL, 1, CONV_SEP_MAX_RADIUS},
     {"--block", KIT_ARG_WXH, KIT_ARG_RUN, "WxH",
-     "thread block (default 32x32; v4: 32x8)", NULL, 1, 1024},
+     "thread block (default 32x32; v4: 32x4)", NULL, 1, 1024},
     {"--per-thread", KIT_ARG_INT, KIT_ARG_RUN, "N", "v4: outputs a thread computes, 4, 8 or 16",
-     "8", 1, 64},
+     "16", 1, 64},
     KIT_OPTD_PINNED,
     KIT_OPTD_END};
 
@@ -156,7 +156,7 @@ static const kit_variant_desc sep_variants[] = {
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 2, 0},
     {"shared-const", "and the taps in constant memory: a warp's tap read is one broadcast",
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 2, 0},
-    {"registers", "N outputs a thread from runs of registers: 2/N shared loads per tap",
+    {"registers", "N outputs a thread from a sliding window of registers: 1/N shared loads per tap",
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 2, 0},
 };
 

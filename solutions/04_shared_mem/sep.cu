@@ -10,11 +10,11 @@
  *      per block; the taps still come from global memory.
  *   v3 the taps in constant memory: a warp reads the same tap at the same
  *      time, which the constant cache broadcasts; no global tap loads.
- *   v4 every thread computes N (8) consecutive outputs, loading the shared
- *      cells into registers in runs of 2N-1 that serve N taps each: 2/N
- *      shared loads per multiply-add instead of one, so the double-precision
- *      units, not shared memory, set the pace; results leave through shared
- *      memory so that stores are whole rows.
+ *   v4 every thread computes N (16) consecutive outputs from a window of 2N
+ *      registers that slides N cells along the tile per N taps: 1/N shared
+ *      loads per multiply-add instead of one, so the double-precision units,
+ *      not shared memory, set the pace; results leave through shared memory
+ *      so that stores are whole rows.
  *
  * Sections: kernels, launchers.
  */
@@ -225,14 +225,19 @@ __device__ __forceinline__ void sep_v4_rows_body(const double *d_in, double *d_t
         acc[j] = 0.0;
     double *sw = s + tx * (N + 1); /* cell tx*N */
     const int taps = 2 * radius + 1;
+    /* a window of 2N cells slides along the row: v[0 .. N-1] are cells
+     * tx*N+k0 .. (kept from the last run), v[N .. 2N-1] the next N, loaded
+     * now; cells +k0 .. +k0+2N-2 serve taps k0 .. k0+N-1 of all N outputs */
+    double v[2 * V4_N_MAX];
+#pragma unroll
+    for (int m = 0; m < N; m++)
+        v[m] = sw[m];
     int k0 = 0;
     for (; k0 + N <= taps; k0 += N) {
-        /* cells tx*N+k0 .. +2N-2 serve taps k0 .. k0+N-1 of all N outputs */
-        const double *sk = sw + k0 + k0 / N;
-        double v[2 * V4_N_MAX - 1];
+        const double *sk = sw + k0 + k0 / N + N + 1; /* cell tx*N + k0 + N */
 #pragma unroll
-        for (int m = 0; m < 2 * N - 1; m++)
-            v[m] = sk[m + m / N];
+        for (int m = 0; m < N; m++)
+            v[N + m] = sk[m];
 #pragma unroll
         for (int t = 0; t < N; t++) {
             const double c = c_row[k0 + t];
@@ -240,6 +245,9 @@ __device__ __forceinline__ void sep_v4_rows_body(const double *d_in, double *d_t
             for (int j = 0; j < N; j++)
                 acc[j] = fma(c, v[j + t], acc[j]);
         }
+#pragma unroll
+        for (int m = 0; m < N; m++)
+            v[m] = v[N + m];
     }
     for (; k0 < taps; k0++) { /* the last taps, one at a time */
         const double c = c_row[k0];
@@ -264,10 +272,11 @@ __device__ __forceinline__ void sep_v4_rows_body(const double *d_in, double *d_t
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: load the tile row as the comment above says (cell i at i + i/N,
-    // zero outside); __syncthreads(). Outputs tx*N .. tx*N+N-1: for each run of
-    // N taps k0 .. k0+N-1 load cells tx*N+k0 .. +2N-2 into a register array v[]
-    // once, then acc[j] = fma(c_row[k0+t], v[j+t], acc[j]) for all t and j; the
-    // taps left over one at a time. Then __syncthreads(), acc[] back into the
+    // zero outside); __syncthreads(). Outputs tx*N .. tx*N+N-1 from a register
+    // window v[2N]: v[0..N-1] = cells tx*N .. tx*N+N-1 first; then for each run
+    // of N taps k0 .. k0+N-1 load cells tx*N+k0+N .. +2N-1 into v[N..2N-1],
+    // acc[j] = fma(c_row[k0+t], v[j+t], acc[j]) for all t and j, and slide
+    // (v[m] = v[N+m]); the taps left over one at a time. Then __syncthreads(), acc[] back into the
     // tile at cells tx*N+j, __syncthreads(), and the row out, one cell a thread
     // in turn (x < width).
     <<< STUDENT */
@@ -301,12 +310,15 @@ __device__ __forceinline__ void sep_v4_cols_body(const double *d_tmp, double *d_
         acc[j] = 0.0;
     const double *sc = s_tile + threadIdx.y * N * bw + threadIdx.x;
     const int taps = 2 * radius + 1;
+    double v[2 * V4_N_MAX]; /* the sliding window of the row pass, down the column */
+#pragma unroll
+    for (int m = 0; m < N; m++)
+        v[m] = sc[m * bw];
     int k0 = 0;
     for (; k0 + N <= taps; k0 += N) {
-        double v[2 * V4_N_MAX - 1];
 #pragma unroll
-        for (int m = 0; m < 2 * N - 1; m++)
-            v[m] = sc[(k0 + m) * bw];
+        for (int m = 0; m < N; m++)
+            v[N + m] = sc[(k0 + N + m) * bw];
 #pragma unroll
         for (int t = 0; t < N; t++) {
             const double c = c_col[k0 + t];
@@ -314,6 +326,9 @@ __device__ __forceinline__ void sep_v4_cols_body(const double *d_tmp, double *d_
             for (int j = 0; j < N; j++)
                 acc[j] = fma(c, v[j + t], acc[j]);
         }
+#pragma unroll
+        for (int m = 0; m < N; m++)
+            v[m] = v[N + m];
     }
     for (; k0 < taps; k0++) {
         const double c = c_col[k0];
@@ -330,8 +345,9 @@ __device__ __forceinline__ void sep_v4_cols_body(const double *d_tmp, double *d_
     /* >>> STUDENT
     // TODO: the tile is blockDim.y*N + 2R rows of blockDim.x cells (rows y0-R ..
     // of the block's columns, zero outside); __syncthreads(). Thread (tx, ty)
-    // computes rows ty*N .. ty*N+N-1 of column tx, with the runs of registers
-    // of the row pass (here down the column); a warp's stores are then whole rows.
+    // computes rows ty*N .. ty*N+N-1 of column tx, with the sliding register
+    // window of the row pass (here down the column); a warp's stores are then
+    // whole rows.
     <<< STUDENT */
 }
 

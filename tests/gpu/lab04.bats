@@ -174,8 +174,8 @@ pass() {
     run "$REF" --part sep --size 512x512 --radius 8 --reps 3 --pinned --results "$r" --quiet
     [ "$status" -eq 0 ]
     grep -q '^# copy ceiling: ' "$r"
-    grep -q 'block=32x8 tile=8x4' "$r"
-    grep -q 'block=32x8 per-thread=8 pinned=1' "$r"
+    grep -q 'block=32x4 tile=16x2' "$r"
+    grep -q 'block=32x4 per-thread=16 pinned=1' "$r"
     [ "$(awk -F'\t' '!/^#/ && $1 == "04" && $21 == "sep"' "$r" | wc -l)" -eq 4 ]
     # total time (with the copies) is never below kernel time
     awk -F'\t' '!/^#/ && $1 == "04" && $18 == "pass" && $13 < $10 { exit 1 }' "$r"
