@@ -72,6 +72,10 @@ float *kit_pad_zero_f32(const float *src, int w, int h, int c, int pad);
  * aligned vector loads of whole rows are legal when stride is a multiple
  * of 16 floats. */
 float *kit_pad_zero_f32_stride(const float *src, int w, int h, int c, int pad, size_t stride);
+/* The same into dst (stride * (h + 2*pad) floats, from an earlier call), every
+ * float of it written: the copy of a timed repetition's fresh content. */
+void kit_pad_zero_f32_into(float *dst, const float *src, int w, int h, int c, int pad,
+                           size_t stride);
 
 #ifdef __cplusplus
 }

@@ -112,6 +112,21 @@ float *kit_pad_zero_f32_stride(const float *src, int w, int h, int c, int pad, s
     return dst;
 }
 
+void kit_pad_zero_f32_into(float *dst, const float *src, int w, int h, int c, int pad,
+                           size_t stride)
+{
+    const size_t P = (size_t)pad, C = (size_t)c, rowlen = (size_t)w * C;
+    const size_t tail = stride - (P * C + rowlen); /* right border and the stride's slack */
+    memset(dst, 0, P * stride * sizeof(float)); /* the top border */
+    for (size_t y = 0; y < (size_t)h; y++) {
+        float *d = dst + (y + P) * stride;
+        memset(d, 0, P * C * sizeof(float));
+        memcpy(d + P * C, src + y * rowlen, rowlen * sizeof(float));
+        memset(d + P * C + rowlen, 0, tail * sizeof(float));
+    }
+    memset(dst + ((size_t)h + P) * stride, 0, P * stride * sizeof(float)); /* the bottom */
+}
+
 float *kit_pad_zero_f32(const float *src, int w, int h, int c, int pad)
 {
     size_t stride = ((size_t)(w < 0 ? 0 : w) + 2 * (size_t)(pad < 0 ? 0 : pad)) * (size_t)(c < 1 ? 1 : c);

@@ -248,6 +248,32 @@ static void test_pad_zero_is_copy_and_3x2(void **state)
     free(p);
 }
 
+/* The in-place copy rewrites every float of a reused buffer: after poison in
+ * the borders, the slack and the middle, it equals a fresh allocation, for
+ * strides with and without slack and pads 0..3. */
+static void test_pad_into_rewrites_everything(void **state)
+{
+    (void)state;
+    kit_rng r;
+    kit_rng_seed(&r, 77);
+    for (int pad = 0; pad <= 3; pad++)
+        for (int slack = 0; slack <= 5; slack += 5) {
+            const int w = 7, h = 3, c = 3;
+            float src[7 * 3 * 3];
+            for (int i = 0; i < w * h * c; i++)
+                src[i] = (float)(kit_rng_next(&r) % 1000) - 500.0f;
+            const size_t stride = (size_t)(w + 2 * pad) * c + (size_t)slack;
+            float *want = kit_pad_zero_f32_stride(src, w, h, c, pad, stride);
+            const size_t n = stride * (size_t)(h + 2 * pad);
+            float *got = kit_malloc(n * sizeof *got);
+            memset(got, 0xFF, n * sizeof *got); /* NaN everywhere */
+            kit_pad_zero_f32_into(got, src, w, h, c, pad, stride);
+            assert_memory_equal(got, want, n * sizeof *got);
+            free(got);
+            free(want);
+        }
+}
+
 /* ---------------------------------------------------------------- alloc/free */
 
 static void test_alloc_free(void **state)
@@ -760,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_layout_round_trip_random),
         cmocka_unit_test(test_pad_2x1_by_2),
         cmocka_unit_test(test_pad_zero_is_copy_and_3x2),
+        cmocka_unit_test(test_pad_into_rewrites_everything),
         cmocka_unit_test(test_alloc_free),
         cmocka_unit_test(test_generate_deterministic),
         cmocka_unit_test(test_generate_seed_matters),

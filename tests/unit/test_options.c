@@ -346,6 +346,17 @@ static void test_bytes_fresh(void **state)
         assert_true(a[i] != base[i]);
     kit_bytes_fresh(b, base, 200, 12346);
     assert_memory_not_equal(a, b, 200);
+    /* one 64-byte pattern, whatever the length: the word loop and the byte
+     * tail agree (a prefix of any length is the same, the pattern repeats) */
+    for (int i = 0; i + 64 < 200; i++)
+        assert_int_equal(a[i] ^ base[i], a[i + 64] ^ base[i + 64]);
+    for (size_t n = 1; n <= 200; n += 13) {
+        memset(b, 0, sizeof b);
+        kit_bytes_fresh(b, base, n, 12345);
+        assert_memory_equal(a, b, n);
+        for (size_t i = n; i < 200; i++)
+            assert_int_equal(b[i], 0);
+    }
 }
 
 int main(void)
