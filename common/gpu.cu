@@ -212,11 +212,26 @@ static int proto_ready = 0;
 static void *proto_flush = NULL;
 static size_t proto_flush_bytes = 0;
 
+/* The events and the flush buffer live as long as the process: the cases of
+ * --cases (one per variant in a grader's timed run) share them. */
+static void proto_release(void)
+{
+    if (proto_ready)
+        for (int i = 0; i < KIT_NEVENTS; i++)
+            cudaEventDestroy(proto_ev[i]);
+    proto_ready = 0;
+    cudaFree(proto_flush);
+    proto_flush = NULL;
+}
+
 static int proto_init(int device)
 {
     int rc = kit_gpu_init(device);
     if (rc)
         return rc;
+    if (proto_ready)
+        return 0;
+    atexit(proto_release);
     for (int i = 0; i < KIT_NEVENTS; i++)
         if (cudaEventCreate(&proto_ev[i]) != cudaSuccess) {
             fprintf(stderr, "%s: cannot create CUDA events\n", kit_prog);
@@ -262,14 +277,10 @@ static int proto_flush_l2(void)
     return KIT_OK;
 }
 
+/* The end of one case: what the next case of the process can use stays
+ * (proto_release frees it at exit). */
 static void proto_shutdown(void)
 {
-    if (proto_ready)
-        for (int i = 0; i < KIT_NEVENTS; i++)
-            cudaEventDestroy(proto_ev[i]);
-    proto_ready = 0;
-    cudaFree(proto_flush);
-    proto_flush = NULL;
 }
 
 /* After a kernel fault the context is lost for good: every later CUDA call

@@ -417,11 +417,19 @@ static void print_header(const kit_ctx *ctx)
 /* Refuse, before anything runs, what cannot work: an explicitly chosen
  * variant that cannot take this input, --out for outputs that are not
  * pictures. */
+/* Whether variant v is one of the run's: all, the one, or one of the list. */
+static int chosen(const kit_ctx *ctx, int v)
+{
+    return !ctx->opt.vlist || ((ctx->opt.vlist >> (v - ctx->part->first_variant)) & 1ULL);
+}
+
 static int precheck(kit_ctx *ctx, int first, int last)
 {
     char why[256];
     int pictures = 0;
     for (int v = first; v <= last; v++) {
+        if (!chosen(ctx, v))
+            continue;
         kit_outdesc od;
         int ok = ctx->part->output(&ctx->prob, v, &od, why, sizeof why);
         if (ok && ctx->glue->supports) {
@@ -501,6 +509,10 @@ static int main_once(void *arg, int argc, char **argv)
     int explicit_variant = ctx.opt.variant >= 0;
     int first = explicit_variant ? ctx.opt.variant : ctx.part->first_variant;
     int last = explicit_variant ? ctx.opt.variant : ctx.part->first_variant + ctx.part->nvariants - 1;
+    while (ctx.opt.vlist && !chosen(&ctx, first)) /* a list: from its first to its last */
+        first++;
+    while (ctx.opt.vlist && !chosen(&ctx, last))
+        last--;
     if ((rc = precheck(&ctx, first, last))) {
         teardown(&ctx, 0);
         return rc;
@@ -535,8 +547,10 @@ static int main_once(void *arg, int argc, char **argv)
     size_t outcap = 0;
     kit_buf keep = {0};
     int keep_v = -1;
+    int nrows = 0;
     for (int v = first; v <= last; v++)
-        run_variant(&ctx, v, &rows[v - first], &oc, &rcache, &outmem, &outcap, &keep, &keep_v);
+        if (chosen(&ctx, v))
+            run_variant(&ctx, v, &rows[nrows++], &oc, &rcache, &outmem, &outcap, &keep, &keep_v);
 
     if (ctx.opt.out && keep.data) {
         if (kit_buf_save_picture(ctx.opt.out, &keep, err, sizeof err)) {
@@ -547,7 +561,7 @@ static int main_once(void *arg, int argc, char **argv)
         }
     }
     if (ctx.opt.results &&
-        kit_results_append(ctx.opt.results, rows, last - first + 1, ctx.lab->lab, argc, argv,
+        kit_results_append(ctx.opt.results, rows, nrows, ctx.lab->lab, argc, argv,
                            ctx.threads > 0 ? ctx.threads : 1, ctx.gpu ? ctx.gpu->lines : NULL,
                            err, sizeof err)) {
         kit_error("%s", err);

@@ -38,7 +38,8 @@ extern "C" {
 /* The options every lab binary takes (the part's own are in kit_args). */
 typedef struct {
     const char *part;            /* --part NAME ("" : the lab's first part) */
-    int variant;                 /* --variant N; -1: all */
+    int variant;                 /* --variant N; -1: all (or the list below) */
+    unsigned long long vlist;    /* --variant N,M,...: bit v - first variant of each; 0: none */
     int reps;                    /* --reps N (default 12) */
     unsigned long long seed;     /* --seed S (default 1) */
     const char *results;         /* --results PATH: append TSV rows */

@@ -79,11 +79,13 @@ void kit_usage(const kit_lab_desc *lab, const kit_part_spec *only, int gpu, FILE
     if (lab->nparts == 1) {
         char what[96];
         const kit_part_spec *p = &lab->parts[0];
-        snprintf(what, sizeof what, "variant to run, %d..%d, or all (default all)",
-                 p->first_variant, p->first_variant + p->nvariants - 1);
+        snprintf(what, sizeof what, "variant to run, %d..%d, a list of them (%d,%d) or all "
+                 "(default all)", p->first_variant, p->first_variant + p->nvariants - 1,
+                 p->first_variant, p->first_variant + (p->nvariants > 2 ? 2 : p->nvariants - 1));
         opt_line(fp, "--variant N|all", what);
     } else {
-        opt_line(fp, "--variant N|all", "variant of the part to run (default all)");
+        opt_line(fp, "--variant N|all", "variant of the part to run, a list (1,3) or all "
+                 "(default all)");
     }
     opt_line(fp, "--reps N", "timed runs after one warm-up, each on fresh content (default 12;");
     opt_line(fp, "", "fastest and slowest dropped)");
@@ -242,14 +244,31 @@ int kit_parse_case(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_
     }
     const kit_part_spec *p = *part;
     int lo = p->first_variant, hi = p->first_variant + p->nvariants - 1;
+    o->vlist = 0;
     if (variant && strcmp(variant, "all")) {
-        long v;
-        if (parse_long(variant, lo, hi, &v)) {
-            kit_set_err(err, errlen, "--variant must be all or %d..%d%s%s, not '%s'", lo, hi,
-                        p->name[0] ? " for part " : "", p->name, variant);
+        /* N, or a list N,M,... (each once, at most 64 variants in a part) */
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", variant);
+        int n = 0, bad = strlen(variant) >= sizeof buf || hi - lo >= 64 || !buf[0];
+        long v = -1;
+        for (char *save = NULL, *tok = bad ? NULL : strtok_r(buf, ",", &save); tok && !bad;
+             tok = strtok_r(NULL, ",", &save), n++) {
+            unsigned long long bit;
+            bad = parse_long(tok, lo, hi, &v) != 0;
+            bit = bad ? 0 : 1ULL << (v - lo);
+            bad = bad || (o->vlist & bit);
+            o->vlist |= bit;
+        }
+        if (bad || variant[strlen(variant) - 1] == ',' || strstr(variant, ",,")) {
+            kit_set_err(err, errlen, "--variant must be all, %d..%d or a list of them (1,3)%s%s, "
+                        "not '%s'", lo, hi, p->name[0] ? " for part " : "", p->name, variant);
+            o->vlist = 0;
             return KIT_EXIT_USAGE;
         }
-        o->variant = (int)v;
+        if (n == 1) {
+            o->variant = (int)v;
+            o->vlist = 0;
+        }
     }
     const char *skip[sizeof common_names / sizeof common_names[0]];
     int ns = 0;

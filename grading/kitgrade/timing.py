@@ -103,12 +103,17 @@ class Timer:
         ctx = self.ctx
         box = self.stu.box if who == "student" else self.ref_box
         rels, lines = {}, []
+        by_case = {}                   # one line per case, its variants as a list
         for case, v in items:
-            rel = "time/%s-%s-v%d-%s-p%d" % (self.tag, case.name, v, who, pair)
+            by_case.setdefault(case.name, (case, []))[1].append(v)
+        for case, vs in by_case.values():
+            rel = "time/%s-%s-v%s-%s-p%d" % (self.tag, case.name, "_".join(map(str, vs)),
+                                             who, pair)
             dump = fsutil.bmkdir(box, rel, fresh=True)
-            rels[(case.name, v)] = rel
+            for v in vs:
+                rels[(case.name, v)] = rel
             line = ["--dump", dump] + (["--part", case.part] if case.part else [])
-            lines.append(line + ["--variant", str(v)] + list(case.args) +
+            lines.append(line + ["--variant", ",".join(map(str, vs))] + list(case.args) +
                          ["--reps", str(self.reps)])
         srv = KeyServer(len(items) * self.reps, helper=os.path.join(ctx.tools, "keyserve"),
                         tmp=ctx.tmp)
@@ -162,7 +167,7 @@ class Timer:
 
     def discard(self, run):
         if not self.ctx.opts.keep_work:
-            for rel in run.rel.values():
+            for rel in set(run.rel.values()):
                 fsutil.bremove(run.box, rel)
 
     # ---------------------------------------------------------------- checks

@@ -75,7 +75,8 @@ setup() {
 @test "bad usage: one line on stderr and exit 2" {
     for args in "--bogus" "--variant 4" "--variant x" "--size 0x5" "--size 10" \
                 "--reps 0" "--filter nope" "--radius 3" "--filter laplace5 --radius 3" \
-                "--size 10x10 --image x.png" "extra" "--seed -1" "--threads 2"; do
+                "--size 10x10 --image x.png" "extra" "--seed -1" "--threads 2" \
+                "--variant 1,1" "--variant 1," "--variant ,2" "--variant 1,,2" "--variant 1,4"; do
         run bash -c "'$REF' $args 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
         [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ] || { echo "$args: $output"; false; }
@@ -141,6 +142,18 @@ setup() {
     echo "something else" > "$TMP/other.tsv"
     run "$REF" --size 8x8 --results "$TMP/other.tsv"
     [ "$status" -eq 2 ]
+}
+
+@test "--variant 3,1 runs those two in order, one row each, in dump mode too" {
+    "$REF" --variant 3,1 --size 20x10 --filter gauss5 --reps 2 --results "$TMP/r.tsv" --quiet
+    [ "$(grep -v '^#' "$TMP/r.tsv" | cut -f2 | tr '\n' ' ')" = "variant 1 3 " ]
+    mkdir "$TMP/d"
+    run "$REF" --variant 2,3 --size 9x7 --reps 2 --dump "$TMP/d" --quiet
+    [ "$status" -eq 0 ]
+    [ ! -e "$TMP/d/v1.txt" ]
+    grep -q '^status ok' "$TMP/d/v2.txt"
+    [ -s "$TMP/d/v2.r2.bin" ]
+    grep -q '^status unsupported' "$TMP/d/v3.txt"   # laplace5 is not separable
 }
 
 @test "out of memory is a runtime error: exit 3 with one line" {

@@ -99,10 +99,13 @@ def open_ctl(arg):
 
 def one(o, beh, cup, ctl=None):
     w, h = o["size"]
-    if o["variant"] != "all" and o["variant"] not in ("1", "2", "3"):
-        sys.stderr.write("fake: --variant must be all or 1..3, not '%s'\n" % o["variant"])
+    listed = o["variant"].split(",")
+    if o["variant"] != "all" and (any(x not in ("1", "2", "3") for x in listed) or
+                                  len(set(listed)) != len(listed)):
+        sys.stderr.write("fake: --variant must be all, 1..3 or a list of them, not '%s'\n" %
+                         o["variant"])
         return 2
-    vs = [1, 2, 3] if o["variant"] == "all" else [int(o["variant"])]
+    vs = [1, 2, 3] if o["variant"] == "all" else sorted(int(x) for x in listed)
     d = o["dump"]
     if o["ctl"] and ctl is None:
         ctl = open_ctl(o["ctl"])
