@@ -1,5 +1,5 @@
 /* ref.c - CPU references: plain loops, double accumulation, nothing clever
- * (beyond clipping a filter window to the image once per pixel).
+ * (beyond taking a 2D filter's taps a row of outputs at a time).
  * Every lab's result is checked against these.
  */
 #include "ref.h"
@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 static void check_filter_size(const char *who, int size)
 {
@@ -15,78 +16,72 @@ static void check_filter_size(const char *who, int size)
         kit_die(KIT_EXIT_RUNTIME, "%s: filter size %d is not a positive odd number", who, size);
 }
 
-/* Where (x, y, ch) is in either layout: base + y*row + x*px + ch*chan. */
-typedef struct {
-    size_t row, px, chan;
-} strides;
-
-static strides layout(int w, int h, int c, int planar)
-{
-    if (planar)
-        return (strides){(size_t)w, 1, (size_t)w * (size_t)h};
-    return (strides){(size_t)w * (size_t)c, (size_t)c, 1};
-}
-
 /* One correlation per element type: out(x, y, ch) = sum over the taps that
  * fall inside the image of f[i][j] * in(x+j-r, y+i-r, ch), in double, taps in
- * row-major order (zero outside the image). The window is clipped to the
- * image once per pixel, so the loop over taps has no tests. */
-#define KIT_CORR_AT(NAME, T)                                                                  \
-    static double NAME(const T *src, strides st, int x, int y, int ch, int w, int h,          \
-                       const double *f, int size)                                            \
+ * row-major order (zero outside the image). Computed a row at a time: a row
+ * of sums (all channels of an interleaved row, or one plane's row) takes each
+ * tap in turn over the outputs it reaches, so every sum sees its taps in the
+ * same order as a loop over one pixel's window would, and the loop over a
+ * row vectorizes. */
+#define KIT_CORR_ROWS(NAME, T, OUT_T, STORE)                                                  \
+    static void NAME(const T *src, OUT_T *dst, int w, int h, int c, int planar,               \
+                     const double *f, int size)                                              \
     {                                                                                         \
-        const int r = size / 2;                                                               \
-        const int i0 = y - r < 0 ? r - y : 0, i1 = y + r >= h ? h - y + r : size;            \
-        const int j0 = x - r < 0 ? r - x : 0, j1 = x + r >= w ? w - x + r : size;            \
-        double sum = 0.0;                                                                     \
-        for (int i = i0; i < i1; i++) {                                                       \
-            const T *in = src + (size_t)(y + i - r) * st.row + (size_t)ch * st.chan;           \
-            for (int j = j0; j < j1; j++)                                                     \
-                sum += f[i * size + j] * (double)in[(size_t)(x + j - r) * st.px];             \
+        const int r = size / 2, planes = planar ? c : 1;                                     \
+        const size_t cc = planar ? 1 : (size_t)c, n = (size_t)w * cc;                        \
+        double *acc = kit_malloc((n ? n : 1) * sizeof *acc);                                  \
+        for (int p = 0; p < planes; p++) {                                                    \
+            const T *in = src + (size_t)p * n * (size_t)h;                                    \
+            OUT_T *out = dst + (size_t)p * n * (size_t)h;                                     \
+            for (int y = 0; y < h; y++) {                                                     \
+                for (size_t k = 0; k < n; k++)                                                \
+                    acc[k] = 0.0;                                                             \
+                for (int i = 0; i < size; i++) {                                              \
+                    const int yy = y + i - r;                                                 \
+                    if (yy < 0 || yy >= h)                                                    \
+                        continue;                                                             \
+                    const T *row = in + (size_t)yy * n;                                       \
+                    for (int j = 0; j < size; j++) {                                          \
+                        const long s = (long)(j - r) * (long)cc;                              \
+                        const size_t k0 = s < 0 ? (size_t)-s : 0;                             \
+                        const size_t k1 = s > 0 ? (n > (size_t)s ? n - (size_t)s : 0) : n;    \
+                        const double fv = f[i * size + j];                                    \
+                        for (size_t k = k0; k < k1; k++)                                      \
+                            acc[k] += fv * (double)row[(long)k + s];                          \
+                    }                                                                         \
+                }                                                                             \
+                for (size_t k = 0; k < n; k++)                                                \
+                    out[(size_t)y * n + k] = STORE(acc[k]);                                   \
+            }                                                                                 \
         }                                                                                     \
-        return sum;                                                                           \
+        free(acc);                                                                            \
     }
-KIT_CORR_AT(corr_at_f32, float)
-KIT_CORR_AT(corr_at_f64, double)
-KIT_CORR_AT(corr_at_u8, unsigned char)
-
-static size_t index_of(strides st, int x, int y, int ch)
-{
-    return (size_t)y * st.row + (size_t)x * st.px + (size_t)ch * st.chan;
-}
+#define KIT_STORE_F32(x) ((float)(x))
+#define KIT_STORE_F64(x) (x)
+#define KIT_STORE_U8(x) kit_to_u8(x)
+KIT_CORR_ROWS(corr_rows_f32, float, float, KIT_STORE_F32)
+KIT_CORR_ROWS(corr_rows_f64, double, double, KIT_STORE_F64)
+KIT_CORR_ROWS(corr_rows_u8, unsigned char, unsigned char, KIT_STORE_U8)
 
 void kit_ref_corr2d_f32(const float *src, float *dst, int w, int h, int c, int planar,
                         const double *f, int size)
 {
     check_filter_size("kit_ref_corr2d_f32", size);
-    const strides st = layout(w, h, c, planar);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            for (int ch = 0; ch < c; ch++)
-                dst[index_of(st, x, y, ch)] = (float)corr_at_f32(src, st, x, y, ch, w, h, f, size);
+    corr_rows_f32(src, dst, w, h, c, planar, f, size);
 }
 
 void kit_ref_corr2d_f64(const double *src, double *dst, int w, int h, int c, int planar,
                         const double *f, int size)
 {
     check_filter_size("kit_ref_corr2d_f64", size);
-    const strides st = layout(w, h, c, planar);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            for (int ch = 0; ch < c; ch++)
-                dst[index_of(st, x, y, ch)] = corr_at_f64(src, st, x, y, ch, w, h, f, size);
+    corr_rows_f64(src, dst, w, h, c, planar, f, size);
 }
 
 void kit_ref_corr2d_u8(const unsigned char *src, unsigned char *dst, int w, int h, int c,
                        int planar, const double *f, int size)
 {
     check_filter_size("kit_ref_corr2d_u8", size);
-    const strides st = layout(w, h, c, planar);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            for (int ch = 0; ch < c; ch++)
-                dst[index_of(st, x, y, ch)] =
-                    kit_to_u8(corr_at_u8(src, st, x, y, ch, w, h, f, size));
+    corr_rows_u8(src, dst, w, h, c, planar, f, size);
 }
 
 void kit_ref_row_pass_f64(const double *src, double *dst, int w, int h, const double *taps, int radius)

@@ -520,10 +520,76 @@ static void test_delete_plane_bad_plane_dies(void **state)
     assert_int_equal(exit_code_of(delete_bad_plane), KIT_EXIT_RUNTIME);
 }
 
+/* The row-at-a-time correlation equals, bit for bit, the definition taken one
+ * pixel at a time (its window clipped to the image, taps in row-major
+ * order), in both layouts and all three types, on random pictures and
+ * filters, sizes 1x1 to wider than the filter and smaller than it. */
+static double window_sum(const double *img, int w, int h, int c, int planar, int x, int y,
+                         int ch, const double *f, int size)
+{
+    const int r = size / 2;
+    double sum = 0.0;
+    for (int i = 0; i < size; i++)
+        for (int j = 0; j < size; j++) {
+            const int xx = x + j - r, yy = y + i - r;
+            if (xx < 0 || xx >= w || yy < 0 || yy >= h)
+                continue;
+            const size_t at = planar ? ((size_t)ch * h + yy) * w + xx : ((size_t)yy * w + xx) * c + ch;
+            sum += f[i * size + j] * img[at];
+        }
+    return sum;
+}
+
+static void test_corr2d_rows_equal_the_window_definition(void **state)
+{
+    (void)state;
+    kit_rng rng;
+    kit_rng_seed(&rng, 2026);
+    const int sizes[][2] = {{1, 1}, {2, 3}, {4, 1}, {1, 6}, {9, 7}, {17, 13}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int fs = 1; fs <= 7; fs += 2)
+            for (int planar = 0; planar <= 1; planar++) {
+                const int w = sizes[s][0], h = sizes[s][1], c = 3;
+                const size_t n = (size_t)w * h * c;
+                double f[49], *d = kit_malloc(n * sizeof *d), *d_out = kit_malloc(n * sizeof *d);
+                float *x = kit_malloc(n * sizeof *x), *x_out = kit_malloc(n * sizeof *x);
+                unsigned char *b = kit_malloc(n), *b_out = kit_malloc(n);
+                for (int k = 0; k < fs * fs; k++) /* taps of both signs, not exact in binary */
+                    f[k] = ((double)(kit_rng_next(&rng) % 2001) - 1000.0) / 777.0;
+                for (size_t k = 0; k < n; k++) {
+                    b[k] = (unsigned char)(kit_rng_next(&rng) & 255);
+                    x[k] = (float)b[k] + 0.25f;
+                    d[k] = (double)x[k] / 3.0;
+                }
+                kit_ref_corr2d_f64(d, d_out, w, h, c, planar, f, fs);
+                kit_ref_corr2d_f32(x, x_out, w, h, c, planar, f, fs);
+                kit_ref_corr2d_u8(b, b_out, w, h, c, planar, f, fs);
+                double *dx = kit_malloc(n * sizeof *dx), *db = kit_malloc(n * sizeof *db);
+                for (size_t k = 0; k < n; k++) {
+                    dx[k] = x[k];
+                    db[k] = b[k];
+                }
+                for (int ch = 0; ch < c; ch++)
+                    for (int y = 0; y < h; y++)
+                        for (int xx = 0; xx < w; xx++) {
+                            const size_t at = planar ? ((size_t)ch * h + y) * w + xx
+                                                     : ((size_t)y * w + xx) * c + ch;
+                            const double e64 = window_sum(d, w, h, c, planar, xx, y, ch, f, fs);
+                            const float e32 = (float)window_sum(dx, w, h, c, planar, xx, y, ch, f, fs);
+                            const unsigned char e8 = kit_to_u8(window_sum(db, w, h, c, planar, xx, y, ch, f, fs));
+                            assert_memory_equal(&d_out[at], &e64, sizeof e64);
+                            assert_memory_equal(&x_out[at], &e32, sizeof e32);
+                            assert_int_equal(b_out[at], e8);
+                        }
+                free(d), free(d_out), free(x), free(x_out), free(b), free(b_out), free(dx), free(db);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corr2d_f64_3x3_by_hand),
+        cmocka_unit_test(test_corr2d_rows_equal_the_window_definition),
         cmocka_unit_test(test_corr2d_f32_3x3_by_hand),
         cmocka_unit_test(test_corr2d_u8_3x3_by_hand),
         cmocka_unit_test(test_corr2d_u8_rounding_and_clamp),
