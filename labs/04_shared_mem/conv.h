@@ -36,6 +36,9 @@
 #define CONV_GUIDE_BLOCK 16 /* v1-v4: the guide's 16x16 thread blocks */
 #define CONV_V6_MAX_THREADS 512 /* v6 kernels are compiled for blocks of at most 512 threads */
 #define CONV_V6_LEAD 16 /* v6: bytes kept in a tile row left of the block's first column */
+/* sep v4 takes blocks of at most this many threads: with 16 outputs a
+ * thread its kernels need about 70 registers, too many for 1024 threads */
+#define CONV_SEP_V4_MAX_THREADS(per_thread) ((per_thread) >= 16 ? 512 : 1024)
 #define CONV_SEP_MAX_RADIUS 80 /* 2*80+1 taps in constant memory, as in the course's report */
 
 #ifdef __cplusplus

@@ -260,6 +260,11 @@ static int sep_supports(kit_ctx *ctx, int v, char *why, size_t len)
             kit_set_err(why, len, "v4 has kernels for --per-thread 4, 8 and 16, not %d", n);
             return 0;
         }
+        if (bw * bh > CONV_SEP_V4_MAX_THREADS(n)) {
+            kit_set_err(why, len, "v4 with %d outputs a thread takes blocks of at most %d threads "
+                        "(its registers), not %dx%d", n, CONV_SEP_V4_MAX_THREADS(n), bw, bh);
+            return 0;
+        }
         const size_t a = conv_sep_v4_row_smem(r, bw, bh, n), b = conv_sep_v4_col_smem(r, bw, bh, n);
         return !too_much_smem(ctx, a > b ? a : b, bw, bh, why, len);
     }

@@ -227,6 +227,7 @@ int conv_sep_v4(const double *d_in, double *d_tmp, double *d_out, int width, int
     if (rc != KIT_OK)
         return rc;
     KIT_REQUIRE(per_thread == 4 || per_thread == 8 || per_thread == 16);
+    KIT_REQUIRE(block_w * block_h <= CONV_SEP_V4_MAX_THREADS(per_thread));
     // TODO: pick the kernels made for per_thread (sep_v4_rows_nN, sep_v4_cols_nN);
     // the row pass's blocks cover block_w*per_thread columns and block_h rows,
     // the column pass's block_w columns and block_h*per_thread rows; dynamic

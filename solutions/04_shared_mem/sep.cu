@@ -475,6 +475,7 @@ int conv_sep_v4(const double *d_in, double *d_tmp, double *d_out, int width, int
     if (rc != KIT_OK)
         return rc;
     KIT_REQUIRE(per_thread == 4 || per_thread == 8 || per_thread == 16);
+    KIT_REQUIRE(block_w * block_h <= CONV_SEP_V4_MAX_THREADS(per_thread));
     /* >>> SOLUTION */
     typedef void (*pass_fn)(const double *, double *, int, int, int);
     const pass_fn rows = per_thread == 4 ? sep_v4_rows_n4 : per_thread == 8 ? sep_v4_rows_n8

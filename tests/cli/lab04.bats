@@ -48,6 +48,7 @@ L04="$KIT_ROOT/labs/04_shared_mem"
         "--size 20x20 --variant 6 --tile 5x5" "--size 20x20 --variant 6 --block 32x32" \
         "--part sep --size 20x20 --variant 2 --filter laplace5" \
         "--part sep --size 20x20 --variant 4 --per-thread 5" \
+        "--part sep --size 20x20 --variant 4 --block 32x32" \
         "--part sep --size 20x20 --variant 1 --block 64x32"; do
         run bash -c "'$L04/lab04-ref' $args 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "$args: exit $status: $output"; false; }
@@ -57,6 +58,8 @@ L04="$KIT_ROOT/labs/04_shared_mem"
     [[ "$output" == *"not 8-bit integers"* ]]
     run bash -c "'$L04/lab04-ref' --size 20x20 --variant 1 --filter gaussian --radius 3 2>&1"
     [[ "$output" == *"radius 2 at most"* ]]
+    run bash -c "'$L04/lab04-ref' --part sep --size 20x20 --variant 4 --block 32x32 2>&1"
+    [[ "$output" == *"at most 512 threads"* ]]
     run bash -c "'$L04/lab04-ref' --part sep --size 20x20 --variant 3 --filter edge3 2>&1"
     [[ "$output" == *"not separable"* ]]
 }
