@@ -79,6 +79,8 @@ for s in $srcs; do
     fi
     cp "$labdir/$s" "$work/src/$s"
 done
+# the packages setup.sh unpacked where there was no root (stb): the copy links them
+[ ! -d "$kitroot/.deps" ] || ln -s "$kitroot/.deps" "$kit/.deps"
 chmod -R a-w "$kit"
 
 # kit files the student changed: the grader uses its own copy of them
