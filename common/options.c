@@ -259,7 +259,8 @@ int kit_parse_case(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_
             bad = bad || (o->vlist & bit);
             o->vlist |= bit;
         }
-        if (bad || variant[strlen(variant) - 1] == ',' || strstr(variant, ",,")) {
+        if (bad || variant[0] == ',' || variant[strlen(variant) - 1] == ',' ||
+            strstr(variant, ",,")) {
             kit_set_err(err, errlen, "--variant must be all, %d..%d or a list of them (1,3)%s%s, "
                         "not '%s'", lo, hi, p->name[0] ? " for part " : "", p->name, variant);
             o->vlist = 0;
