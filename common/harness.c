@@ -4,15 +4,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "dump.h"
 #include "options.h"
@@ -43,73 +39,6 @@ typedef struct {
 static const char *vname(const kit_ctx *ctx, int v)
 {
     return kit_spec_variant(ctx->part, v)->name;
-}
-
-/* A file can be written at path: its folder exists and is writable, and it
- * is not a folder itself. 0, or -1 after one line. */
-static int check_writable(const char *opt, const char *path, int picture)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        kit_error("%s %s: that is a folder; give a file name", opt, path);
-        return -1;
-    }
-    if (picture && kit_picture_format(path) == KIT_PIC_NONE) {
-        kit_error("%s %s: the file name must end in .png, .jpg or .bmp", opt, path);
-        return -1;
-    }
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = 0;
-    else
-        *slash = 0;
-    if ((access(path, F_OK) == 0 && access(path, W_OK) != 0) || access(dir, W_OK) != 0) {
-        kit_error("cannot write %s %s: %s", opt, path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* --dump DIR, --diff-dir DIR: an existing folder the run can write in. 0,
- * or -1 after one line. */
-static int check_folder(const char *opt, const char *dir)
-{
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        kit_error("%s %s: %s", opt, dir, strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        kit_error("%s %s: not a folder", opt, dir);
-        return -1;
-    }
-    if (access(dir, W_OK | X_OK) != 0) {
-        kit_error("cannot write in %s %s: %s", opt, dir, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* --ctl IN,OUT: two open descriptors, IN readable and OUT writable. 0, or
- * -1 after one line. */
-static int check_ctl(int in, int out)
-{
-    int fi = fcntl(in, F_GETFL), fo = fcntl(out, F_GETFL);
-    if (fi < 0 || fo < 0) {
-        kit_error("--ctl %d,%d: descriptor %d is not open", in, out, fi < 0 ? in : out);
-        return -1;
-    }
-    if ((fi & O_ACCMODE) == O_WRONLY || (fo & O_ACCMODE) == O_RDONLY) {
-        kit_error("--ctl %d,%d: descriptor %d cannot be %s", in, out,
-                  (fi & O_ACCMODE) == O_WRONLY ? in : out,
-                  (fi & O_ACCMODE) == O_WRONLY ? "read" : "written");
-        return -1;
-    }
-    return 0;
 }
 
 static void row_init(kit_row *r, const kit_ctx *ctx, int v)
@@ -484,12 +413,7 @@ static int main_once(void *arg, int argc, char **argv)
         kit_error("this build has no CPU reference (a graded build): run it under the grader");
         return KIT_EXIT_USAGE;
     }
-    if ((ctx.opt.out && check_writable("--out", ctx.opt.out, 1)) ||
-        (ctx.opt.save_input && check_writable("--save-input", ctx.opt.save_input, 1)) ||
-        (ctx.opt.results && check_writable("--results", ctx.opt.results, 0)) ||
-        (ctx.opt.dump_dir && check_folder("--dump", ctx.opt.dump_dir)) ||
-        (strcmp(ctx.opt.diff_dir, ".") && check_folder("--diff-dir", ctx.opt.diff_dir)) ||
-        (ctx.opt.ctl_in >= 0 && check_ctl(ctx.opt.ctl_in, ctx.opt.ctl_out)))
+    if (kit_check_paths(&ctx.opt))
         return KIT_EXIT_USAGE;
     char err[1024];
     if (ctx.opt.results && kit_results_check(ctx.opt.results, err, sizeof err)) {

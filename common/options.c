@@ -1,13 +1,17 @@
 /* options.c - the command line every lab binary shares: the common options
- * (kit_opts), the part's own (spec.h, kit_args), and --help. */
+ * (kit_opts), the part's own (spec.h, kit_args), --help, and the checks of
+ * the files, folders and descriptors the options name. */
 #define _POSIX_C_SOURCE 200809L
 #include "options.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define KIT_MAX_REPS 1000
 
@@ -292,4 +296,85 @@ int kit_parse_command(const kit_lab_desc *lab, int gpu, int argc, char **argv, k
     else if (rc)
         kit_usage_error("%s", err);
     return rc;
+}
+
+/* ------------------------------------------- the paths the options name */
+
+/* A file can be written at path: its folder exists and is writable, and it
+ * is not a folder itself. 0, or -1 after one line. */
+static int check_writable(const char *opt, const char *path, int picture)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        kit_error("%s %s: that is a folder; give a file name", opt, path);
+        return -1;
+    }
+    if (picture && kit_picture_format(path) == KIT_PIC_NONE) {
+        kit_error("%s %s: the file name must end in .png, .jpg or .bmp", opt, path);
+        return -1;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if ((access(path, F_OK) == 0 && access(path, W_OK) != 0) || access(dir, W_OK) != 0) {
+        kit_error("cannot write %s %s: %s", opt, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --dump DIR, --diff-dir DIR: an existing folder the run can write in. 0,
+ * or -1 after one line. */
+static int check_folder(const char *opt, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        kit_error("%s %s: %s", opt, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        kit_error("%s %s: not a folder", opt, dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        kit_error("cannot write in %s %s: %s", opt, dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* --ctl IN,OUT: two open descriptors, IN readable and OUT writable. 0, or
+ * -1 after one line. */
+static int check_ctl(int in, int out)
+{
+    int fi = fcntl(in, F_GETFL), fo = fcntl(out, F_GETFL);
+    if (fi < 0 || fo < 0) {
+        kit_error("--ctl %d,%d: descriptor %d is not open", in, out, fi < 0 ? in : out);
+        return -1;
+    }
+    if ((fi & O_ACCMODE) == O_WRONLY || (fo & O_ACCMODE) == O_RDONLY) {
+        kit_error("--ctl %d,%d: descriptor %d cannot be %s", in, out,
+                  (fi & O_ACCMODE) == O_WRONLY ? in : out,
+                  (fi & O_ACCMODE) == O_WRONLY ? "read" : "written");
+        return -1;
+    }
+    return 0;
+}
+
+int kit_check_paths(const kit_opts *o)
+{
+    if ((o->out && check_writable("--out", o->out, 1)) ||
+        (o->save_input && check_writable("--save-input", o->save_input, 1)) ||
+        (o->results && check_writable("--results", o->results, 0)) ||
+        (o->dump_dir && check_folder("--dump", o->dump_dir)) ||
+        (strcmp(o->diff_dir, ".") && check_folder("--diff-dir", o->diff_dir)) ||
+        (o->ctl_in >= 0 && check_ctl(o->ctl_in, o->ctl_out)))
+        return -1;
+    return 0;
 }

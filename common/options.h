@@ -26,6 +26,11 @@ int kit_parse_case(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_
 /* --help text: every part, or only one. */
 void kit_usage(const kit_lab_desc *lab, const kit_part_spec *only, int gpu, FILE *fp);
 
+/* Before any work: the files and folders the options name can be written
+ * (--out, --save-input, --results, --dump, --diff-dir) and the --ctl
+ * descriptors are open the right way. 0, or -1 after one line. */
+int kit_check_paths(const kit_opts *o);
+
 /* "PROG: message (try --help)" on stderr; returns KIT_EXIT_USAGE. */
 int kit_usage_error(const char *fmt, ...)
 #if defined(__GNUC__)
