@@ -5,6 +5,8 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional
 
+from . import optwords
+
 # option -> attribute; each takes one value
 VALUED = {"--partition": "partition", "--gres": "gres", "--tasks": "tasks_text",
           "--account": "account", "--time": "time", "--slurm-user": "user",
@@ -58,35 +60,19 @@ class SlurmOptions:
         return self.submit or self.merge_only or self.shard is not None
 
 
-def _usage(msg):
-    from .cli import UsageError
-    return UsageError(msg)
+_usage = optwords.usage
 
 
 def take(argv):
     """(the other words of ARGV, SlurmOptions), checked."""
     o = SlurmOptions(given=[])
     rest = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        name, eq, val = a.partition("=") if a.startswith("--") else (a, "", "")
-        if name in VALUED:
-            if not eq:
-                if i + 1 >= len(argv):
-                    raise _usage("option %s needs a value (try --help)" % name)
-                val = argv[i + 1]
-                i += 1
-            if not val:
-                raise _usage("option %s needs a value (try --help)" % name)
-            setattr(o, VALUED[name], val)
-            o.given.append(name)
-        elif name in FLAGS and not eq:
-            setattr(o, FLAGS[name], True)
-            o.given.append(name)
-        else:
-            rest.append(a)
-        i += 1
+    for name, val in optwords.scan(argv, valued=VALUED, flags=FLAGS):
+        if name is None:
+            rest.append(val)
+            continue
+        setattr(o, VALUED[name] if name in VALUED else FLAGS[name], val)
+        o.given.append(name)
     check(o)
     return rest, o
 

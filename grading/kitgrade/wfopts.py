@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import List, Optional
 
-from . import late
+from . import late, optwords
 
 # option -> attribute; each takes one value
 VALUED = {"--roster": "roster", "--roster-login": "roster_login",
@@ -92,46 +92,29 @@ class WfOptions:
         return out
 
 
-def _usage(msg):
-    from .cli import UsageError
-    return UsageError(msg)
+_usage = optwords.usage
 
 
 def take(argv):
     """(the other words of ARGV, WfOptions): the instructors' options taken out."""
     wf = WfOptions()
     rest = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        name, eq, val = a.partition("=") if a.startswith("--") else (a, "", "")
-        if name in VALUED or name in REPEATED:
-            if not eq:
-                if i + 1 >= len(argv):
-                    raise _usage("option %s needs a value (try --help)" % name)
-                val = argv[i + 1]
-                i += 1
-            if not val:
-                raise _usage("option %s needs a value (try --help)" % name)
-            if name in VALUED:
-                if name in wf.given:
-                    raise _usage("option %s is given twice" % name)
-                setattr(wf, VALUED[name], val)
-            else:
-                getattr(wf, REPEATED[name]).append(val)
-            wf.given.append(name)
+    for name, val in optwords.scan(argv, valued=set(VALUED) | set(REPEATED), listed=LISTED):
+        if name is None:
+            rest.append(val)
         elif name in LISTED:
-            words = [w for w in val.split(",") if w] if eq else []
-            while not eq and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
-                words.append(argv[i + 1])
-                i += 1
-            if not words:
+            if not val:
                 raise _usage("--only needs at least one login (--only akim jdoe)")
-            wf.only = (wf.only or []) + words
+            wf.only = (wf.only or []) + val
+            wf.given.append(name)
+        elif name in VALUED:
+            if name in wf.given:
+                raise _usage("option %s is given twice" % name)
+            setattr(wf, VALUED[name], val)
             wf.given.append(name)
         else:
-            rest.append(a)
-        i += 1
+            getattr(wf, REPEATED[name]).append(val)
+            wf.given.append(name)
     return rest, wf
 
 
