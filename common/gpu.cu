@@ -226,12 +226,18 @@ static void proto_release(void)
 
 static int proto_init(int device)
 {
+    static int proto_device = -1, at_exit = 0;
     int rc = kit_gpu_init(device);
     if (rc)
         return rc;
-    if (proto_ready)
+    if (proto_ready && device == proto_device)
         return 0;
-    atexit(proto_release);
+    proto_release(); /* another --device in this --cases file: its own events and buffer */
+    proto_device = device;
+    if (!at_exit) {
+        atexit(proto_release);
+        at_exit = 1;
+    }
     for (int i = 0; i < KIT_NEVENTS; i++)
         if (cudaEventCreate(&proto_ev[i]) != cudaSuccess) {
             fprintf(stderr, "%s: cannot create CUDA events\n", kit_prog);

@@ -124,6 +124,9 @@ struct kit_ctx {
     const kit_gpu_ops *gpu; /* the lab's GPU ops (NULL for CPU labs) */
 };
 
+/* Whether variant v runs in this process: --variant all, N or a list N,M. */
+int kit_variant_chosen(const kit_ctx *ctx, int v);
+
 /* The whole program: returns the exit code. */
 int kit_main(const kit_lab_desc *lab, const kit_glue *glue, int argc, char **argv);
 

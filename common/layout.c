@@ -115,6 +115,11 @@ float *kit_pad_zero_f32_stride(const float *src, int w, int h, int c, int pad, s
 void kit_pad_zero_f32_into(float *dst, const float *src, int w, int h, int c, int pad,
                            size_t stride)
 {
+    if (w < 0 || h < 0 || c < 1 || pad < 0 ||
+        stride < ((size_t)w + 2 * (size_t)pad) * (size_t)c)
+        kit_die(KIT_EXIT_RUNTIME,
+                "kit_pad_zero_f32_into: invalid arguments (%dx%d, %d channels, pad %d, stride %zu)",
+                w, h, c, pad, stride);
     const size_t P = (size_t)pad, C = (size_t)c, rowlen = (size_t)w * C;
     const size_t tail = stride - (P * C + rowlen); /* right border and the stride's slack */
     memset(dst, 0, P * stride * sizeof(float)); /* the top border */

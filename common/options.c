@@ -83,9 +83,13 @@ void kit_usage(const kit_lab_desc *lab, const kit_part_spec *only, int gpu, FILE
     if (lab->nparts == 1) {
         char what[96];
         const kit_part_spec *p = &lab->parts[0];
-        snprintf(what, sizeof what, "variant to run, %d..%d, a list of them (%d,%d) or all "
-                 "(default all)", p->first_variant, p->first_variant + p->nvariants - 1,
-                 p->first_variant, p->first_variant + (p->nvariants > 2 ? 2 : p->nvariants - 1));
+        if (p->nvariants > 1)
+            snprintf(what, sizeof what, "variant to run, %d..%d, a list of them (%d,%d) or all "
+                     "(default all)", p->first_variant, p->first_variant + p->nvariants - 1,
+                     p->first_variant, p->first_variant + (p->nvariants > 2 ? 2 : 1));
+        else
+            snprintf(what, sizeof what, "variant to run, %d, or all (default all)",
+                     p->first_variant);
         opt_line(fp, "--variant N|all", what);
     } else {
         opt_line(fp, "--variant N|all", "variant of the part to run, a list (1,3) or all "

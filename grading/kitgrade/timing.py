@@ -107,6 +107,7 @@ class Timer:
         for case, v in items:
             by_case.setdefault(case.name, (case, []))[1].append(v)
         for case, vs in by_case.values():
+            vs.sort()                  # the harness runs a list in ascending order
             rel = "time/%s-%s-v%s-%s-p%d" % (self.tag, case.name, "_".join(map(str, vs)),
                                              who, pair)
             dump = fsutil.bmkdir(box, rel, fresh=True)

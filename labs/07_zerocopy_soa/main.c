@@ -31,11 +31,6 @@
 
 /* ------------------------------------------------------------- helpers */
 
-/* Will variant v run in this process? */
-static int selected(const kit_ctx *ctx, int v)
-{
-    return ctx->opt.variant < 0 || ctx->opt.variant == v;
-}
 
 /* Refuse (one line, exit 2) a case whose host buffers would not fit in
  * three quarters of this machine's memory. */
@@ -115,8 +110,8 @@ static int sum_setup(kit_ctx *ctx)
     S->pinned = kit_arg_given(&ctx->args, "--pinned");
     S->managed = managed_support(0);
     S->prefetch = managed_support(1);
-    const int v1 = selected(ctx, 1), v2 = selected(ctx, 2);
-    const int man = S->managed && (selected(ctx, 3) || selected(ctx, 4));
+    const int v1 = kit_variant_chosen(ctx, 1), v2 = kit_variant_chosen(ctx, 2);
+    const int man = S->managed && (kit_variant_chosen(ctx, 3) || kit_variant_chosen(ctx, 4));
     const size_t dev = (size_t)(v1 ? 3 : v2 ? 1 : 0) * S->bytes + (man ? 3 * S->bytes : 0);
     const double host = (double)S->bytes * (1 + (v1 ? 2 : 0) + (v2 ? 2 : 0));
     int rc = kit_gpu_require_bytes(dev + DEVICE_SLACK);

@@ -991,10 +991,51 @@ static void test_cases_stop_on_a_spoilt_gpu(void **state)
     assert_int_equal(access(path, F_OK), -1); /* the second case never ran */
 }
 
+/* A list of variants in one case stops there too: the variants after the
+ * fault are not run (no account of them), exit 3 with one line. */
+static void test_a_list_stops_on_a_spoilt_gpu(void **state)
+{
+    (void)state;
+    static const kit_gpu_ops ops = {h_init, NULL, NULL, NULL, NULL, NULL, NULL, h_healthy};
+    static const kit_part_glue gl[] = {{.part = "", .launch = h_launch}};
+    static const kit_glue glue = {1, gl, &ops};
+    char d[512], path[600];
+    tmp_path(d, sizeof d, "glist");
+    mkdir(d, 0755);
+    fake(KIT_F32, 3, B_GOOD, B_GOOD, B_GOOD);
+    g_cases_run = 0;
+    g_gpu_ok = 1;
+    char *argv[] = {"./lab99", "--quiet", "--dump", d, "--variant", "1,3", "--reps", "1", NULL};
+    capture_begin();
+    int rc = kit_main(&fake_lab, &glue, 8, argv);
+    capture_end();
+    assert_int_equal(rc, KIT_EXIT_RUNTIME);
+    assert_int_equal(g_cases_run, 2); /* v1's warm-up and repetition */
+    assert_non_null(strstr(cap_err, "after variant 1"));
+    snprintf(path, sizeof path, "%s/v1.txt", d);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/v3.txt", d);
+    assert_int_equal(access(path, F_OK), -1);
+    g_gpu_ok = 1; /* a healthy GPU: both listed variants run, v2 does not */
+    g_cases_run = 0;
+    static const kit_gpu_ops fine = {h_init, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    static const kit_glue glue2 = {1, gl, &fine};
+    capture_begin();
+    rc = kit_main(&fake_lab, &glue2, 8, argv);
+    capture_end();
+    assert_int_equal(rc, KIT_EXIT_OK);
+    assert_int_equal(g_cases_run, 4);
+    snprintf(path, sizeof path, "%s/v3.txt", d);
+    assert_int_equal(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/v2.txt", d);
+    assert_int_equal(access(path, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_cases_stop_on_a_spoilt_gpu, restore_std),
+        cmocka_unit_test_teardown(test_a_list_stops_on_a_spoilt_gpu, restore_std),
         cmocka_unit_test_teardown(test_three_variants, restore_std),
         cmocka_unit_test_teardown(test_poison_and_fresh_content, restore_std),
         cmocka_unit_test_teardown(test_warmup_only_and_replay_fail, restore_std),
