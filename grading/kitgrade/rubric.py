@@ -117,6 +117,7 @@ class Rubric:
     perf_reps: int = 10
     perf_pairs: Tuple[int, int] = (2, 4)
     perf_spread: float = 0.15
+    perf_ref_every: float = 0.0    # GPU chains: a fresh reference run at most this often (s)
     perf_margin: float = 1.5
     limits: Dict[str, float] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     limits_given: Dict[str, float] = field(default_factory=dict)
@@ -355,6 +356,10 @@ def parse(path, text=None):
                     raise RubricError("%s:%d: perf_pairs N or A..B, 1 or more" % (path, n))
             elif key == "perf_spread":
                 rub.perf_spread = float(rest[0])
+            elif key == "perf_ref_every":
+                rub.perf_ref_every = float(rest[0].rstrip("s"))
+                if not 0 <= rub.perf_ref_every <= 60:
+                    raise RubricError("%s:%d: perf_ref_every is seconds, 0 to 60" % (path, n))
             elif key == "perf_margin":
                 rub.perf_margin = float(rest[0])
             elif key == "late":

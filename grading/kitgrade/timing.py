@@ -369,7 +369,8 @@ class Timer:
         """GPU labs, the part that needs the GPU alone: the reference's timed runs shared along
         the students timed on one GPU (R S1 R S2 R ...): each student run is paired with the
         reference run before it and the one after it, so a student costs one student run and
-        one reference run of the GPU's time. CHAIN holds the last reference run of the GPU
+        one reference run of the GPU's time (with the rubric's perf_ref_every, the reference
+        runs again only once its last run is that many seconds old: R S1 S2 S3 R ...). CHAIN holds the last reference run of the GPU
         (ALL_ITEMS: what it runs). More student runs while the pairs disagree, up to
         perf_pairs of them. The records are verified here; the outputs are checked by
         chain_checks, after the GPU is handed on: (timings, [(run, item, check)], runs)."""
@@ -409,7 +410,11 @@ class Timer:
                     pending += p2
                     runs += r2
                 return done, pending, runs
-            after = fresh_ref(p, "-after")
+            # the reference again after the student: always, or with perf_ref_every only
+            # once the chain's last reference run is that old (the student then has one pair)
+            every, last = ctx.rub.perf_ref_every, chain.get("last")
+            after = {} if every > 0 and last and time.monotonic() - last[1] < every else \
+                fresh_ref(p, "-after")
             runs.append(stu)
             for it in list(live):
                 case, v = it

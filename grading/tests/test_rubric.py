@@ -160,6 +160,11 @@ class NewForm(unittest.TestCase):
         self.assertEqual(r.penalty["copies-in-launcher"], "lab")
         self.assertEqual(r.penalty["replayed"], "variant")
         self.assertEqual(r.perf_pairs, (3, 6))
+        self.assertEqual(r.perf_ref_every, 0.0)                 # by default: after every student
+        self.assertEqual(rubric.parse("x", "points 1 1 1\nperf_ref_every 10s\ncase x all --a\n")
+                         .perf_ref_every, 10.0)
+        with self.assertRaisesRegex(rubric.RubricError, "perf_ref_every is seconds"):
+            rubric.parse("x", "points 1 1 1\nperf_ref_every 99\ncase x all --a\n")
 
 
 class Late(unittest.TestCase):

@@ -307,6 +307,32 @@ class Pairs(util.TempCase):
         self.assertEqual(self.order, ["student", "reference"])    # the last one's "after"
         self.assertAlmostEqual(second.ratio, 1.0)
 
+    def test_perf_ref_every_times_the_reference_again_only_when_it_is_old(self):
+        self.inject([1.0] * 9, [2.0, 1.0, 4.0, 1.0])
+        self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
+        self.ctx.rub.perf_ref_every = 10.0
+        self.ctx.rub.perf_pairs = (1, 3)
+        chain = {}
+        items = [(self.ctx.cases[-1], 1)]
+        first = self.t.time_chain(items, chain, items)["1"]
+        self.assertEqual(self.order, ["reference", "student"])     # the "before" is fresh
+        self.assertEqual(len(first.pairs), 1)
+        self.assertAlmostEqual(first.ratio, 0.5)
+        self.order.clear()
+        second = self.t.time_chain(items, chain, items)["1"]
+        self.assertEqual(self.order, ["student"])                  # R S1 S2: no reference
+        self.assertAlmostEqual(second.ratio, 1.0)
+        chain["last"] = (chain["last"][0], chain["last"][1] - 11)  # 11 s later
+        self.order.clear()
+        third = self.t.time_chain(items, chain, items)["1"]
+        self.assertEqual(self.order, ["student", "reference"])     # old: timed again
+        self.assertEqual(len(third.pairs), 2)
+        self.assertAlmostEqual(third.ratio, 0.25)
+        self.ctx.rub.perf_ref_every = 0.0
+        self.order.clear()
+        self.t.time_chain(items, chain, items)
+        self.assertEqual(self.order, ["student", "reference"])     # the default: every time
+
     def test_extra_processes_of_a_shared_run_are_sorted_out_one_variant_a_run(self):
         ctx = util.make_ctx(RUB, INFO_CPU, gpu=False, tmp=self.tmp)
         t = timing.Timer(ctx, Stu(None, self.tmp), None, "t", slot="0")
