@@ -96,7 +96,7 @@ typedef struct {
     int (*elapsed)(int a, int b, double *ms);
     int (*flush_l2)(void);            /* evict the L2: write a buffer twice its size */
     void (*lines)(FILE *fp);          /* provenance lines for the TSV */
-    void (*shutdown)(void);
+    void (*shutdown)(void);           /* optional: the end of a case */
     int (*healthy)(void);             /* 0 once a sticky CUDA error has spoilt the context */
 } kit_gpu_ops;
 

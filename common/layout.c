@@ -96,30 +96,27 @@ void kit_clamp_f64(double *buf, size_t n, double lo, double hi)
     }
 }
 
-float *kit_pad_zero_f32_stride(const float *src, int w, int h, int c, int pad, size_t stride)
+/* Dies with one line unless the picture and the padded rows of `stride` floats fit. */
+static void pad_args(const char *who, int w, int h, int c, int pad, size_t stride)
 {
     if (w < 0 || h < 0 || c < 1 || pad < 0 ||
         stride < ((size_t)w + 2 * (size_t)pad) * (size_t)c)
-        kit_die(KIT_EXIT_RUNTIME,
-                "kit_pad_zero_f32: invalid arguments (%dx%d, %d channels, pad %d, stride %zu)", w,
-                h, c, pad, stride);
-    size_t ph = (size_t)h + 2 * (size_t)pad;
-    float *dst = kit_calloc_aligned64(stride * ph * sizeof(float)); /* all-zero bits is 0.0f */
-    size_t rowlen = (size_t)w * (size_t)c;
-    for (size_t y = 0; y < (size_t)h; y++)
-        memcpy(dst + (y + (size_t)pad) * stride + (size_t)pad * (size_t)c, src + y * rowlen,
-               rowlen * sizeof(float));
+        kit_die(KIT_EXIT_RUNTIME, "%s: invalid arguments (%dx%d, %d channels, pad %d, stride %zu)",
+                who, w, h, c, pad, stride);
+}
+
+float *kit_pad_zero_f32_stride(const float *src, int w, int h, int c, int pad, size_t stride)
+{
+    pad_args("kit_pad_zero_f32", w, h, c, pad, stride);
+    float *dst = kit_calloc_aligned64(stride * ((size_t)h + 2 * (size_t)pad) * sizeof(float));
+    kit_pad_zero_f32_into(dst, src, w, h, c, pad, stride);
     return dst;
 }
 
 void kit_pad_zero_f32_into(float *dst, const float *src, int w, int h, int c, int pad,
                            size_t stride)
 {
-    if (w < 0 || h < 0 || c < 1 || pad < 0 ||
-        stride < ((size_t)w + 2 * (size_t)pad) * (size_t)c)
-        kit_die(KIT_EXIT_RUNTIME,
-                "kit_pad_zero_f32_into: invalid arguments (%dx%d, %d channels, pad %d, stride %zu)",
-                w, h, c, pad, stride);
+    pad_args("kit_pad_zero_f32_into", w, h, c, pad, stride);
     const size_t P = (size_t)pad, C = (size_t)c, rowlen = (size_t)w * C;
     const size_t tail = stride - (P * C + rowlen); /* right border and the stride's slack */
     memset(dst, 0, P * stride * sizeof(float)); /* the top border */

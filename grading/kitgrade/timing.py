@@ -361,18 +361,14 @@ class Timer:
             res.update(self.time_group(groups.pop(0), groups))
         return res
 
-    def time_chain(self, items, chain, all_items):
-        """chain_runs then chain_checks, in one go (the scheduler calls them apart)."""
-        return self.chain_checks(*self.chain_runs(items, chain, all_items), items)
-
     def chain_runs(self, items, chain, all_items):
         """GPU labs, the part that needs the GPU alone: the reference's timed runs shared along
         the students timed on one GPU (R S1 R S2 R ...): each student run is paired with the
         reference run before it and the one after it, so a student costs one student run and
         one reference run of the GPU's time (with the rubric's perf_ref_every, the reference
-        runs again only once its last run is that many seconds old: R S1 S2 S3 R ...). CHAIN holds the last reference run of the GPU
-        (ALL_ITEMS: what it runs). More student runs while the pairs disagree, up to
-        perf_pairs of them. The records are verified here; the outputs are checked by
+        runs again only once its last run is that many seconds old: R S1 S2 S3 R ...). CHAIN
+        holds the last reference run of the GPU (ALL_ITEMS: what it runs). More student runs
+        while the pairs disagree, up to perf_pairs of them. The records are verified here; the outputs are checked by
         chain_checks, after the GPU is handed on: (timings, [(run, item, check)], runs)."""
         ctx = self.ctx
         lo, hi = ctx.rub.perf_pairs

@@ -70,10 +70,10 @@ echo "1, [N/A]"
 """
 
 
-class GpuMemoryTest(Base):
-    """The GPU memory paths without a GPU: nvidia-smi is a script that reports 2048 MiB for the
-    run's process; with MPS the client limit reaches the run."""
+class GpuBase(Base):
+    """Base's test with a GPU sandbox instead (its box "gpu", of gpu_disk_mb)."""
     mode = "none" if NO_BWRAP else "bwrap"
+    gpu_disk_mb = 16
 
     def setUp(self):
         super().setUp()
@@ -81,7 +81,15 @@ class GpuMemoryTest(Base):
         self.sb = Sandbox(self.mode, ro_paths=[], gpu=True, as_root=ROOT, workroot=self.tmp / "work2",
                           uid_pool=box_users())
         self.addCleanup(self.sb.close)
-        self.box = self.sb.box("gpu", 16)
+        self.box = self.sb.box("gpu", self.gpu_disk_mb)
+
+
+class GpuMemoryTest(GpuBase):
+    """The GPU memory paths without a GPU: nvidia-smi is a script that reports 2048 MiB for the
+    run's process; with MPS the client limit reaches the run."""
+
+    def setUp(self):
+        super().setUp()
         smi = self.tmp / "nvidia-smi"
         smi.write_text(FAKE_SMI)
         os.chmod(smi, 0o755)
@@ -172,18 +180,13 @@ def gpu_here():
 
 
 @unittest.skipIf(gpu_here(), gpu_here())
-class RealGpuTest(Base):
+class RealGpuTest(GpuBase):
     """On a GPU machine: a CUDA program runs in the sandbox, a device memory hog is stopped, an
     endless kernel is killed at the wall limit and the GPU serves the next run."""
-    mode = "none" if NO_BWRAP else "bwrap"
+    gpu_disk_mb = 64
 
     def setUp(self):
         super().setUp()
-        self.sb.close()
-        self.sb = Sandbox(self.mode, ro_paths=[], gpu=True, as_root=ROOT, workroot=self.tmp / "work2",
-                          uid_pool=box_users())
-        self.addCleanup(self.sb.close)
-        self.box = self.sb.box("gpu", 64)
         src = self.tmp / "gpu-test.cu"
         src.write_text(CUDA_PROG)
         nvcc = shutil.which("nvcc", path=os.environ.get("PATH", "") + ":/usr/local/cuda/bin")

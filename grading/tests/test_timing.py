@@ -218,6 +218,12 @@ class Verify(util.TempCase):
         self.assertIn(5, sv.checked)
 
 
+def time_chain(t, items, chain):
+    """A student's whole turn in a GPU chain: the runs, then the checks (the scheduler calls
+    them apart, the checks after the GPU is handed on)."""
+    return t.chain_checks(*t.chain_runs(items, chain, items), items)
+
+
 class Pairs(util.TempCase):
     """time_group with every run and check injected: ratios, spread, early stop, order, and
     hidden work found only when every pair shows it."""
@@ -298,12 +304,12 @@ class Pairs(util.TempCase):
         self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
         chain = {}
         items = [(self.ctx.cases[-1], 1)]
-        first = self.t.time_chain(items, chain, items)["1"]
+        first = time_chain(self.t, items, chain)["1"]
         self.assertEqual(self.order, ["reference", "student", "reference"])
         self.assertEqual(len(first.pairs), 2)           # the runs before and after it
         self.assertAlmostEqual(first.ratio, 0.5)
         self.order.clear()
-        second = self.t.time_chain(items, chain, items)["1"]
+        second = time_chain(self.t, items, chain)["1"]
         self.assertEqual(self.order, ["student", "reference"])    # the last one's "after"
         self.assertAlmostEqual(second.ratio, 1.0)
 
@@ -314,23 +320,23 @@ class Pairs(util.TempCase):
         self.ctx.rub.perf_pairs = (1, 3)
         chain = {}
         items = [(self.ctx.cases[-1], 1)]
-        first = self.t.time_chain(items, chain, items)["1"]
+        first = time_chain(self.t, items, chain)["1"]
         self.assertEqual(self.order, ["reference", "student"])     # the "before" is fresh
         self.assertEqual(len(first.pairs), 1)
         self.assertAlmostEqual(first.ratio, 0.5)
         self.order.clear()
-        second = self.t.time_chain(items, chain, items)["1"]
+        second = time_chain(self.t, items, chain)["1"]
         self.assertEqual(self.order, ["student"])                  # R S1 S2: no reference
         self.assertAlmostEqual(second.ratio, 1.0)
         chain["last"] = (chain["last"][0], chain["last"][1] - 11)  # 11 s later
         self.order.clear()
-        third = self.t.time_chain(items, chain, items)["1"]
+        third = time_chain(self.t, items, chain)["1"]
         self.assertEqual(self.order, ["student", "reference"])     # old: timed again
         self.assertEqual(len(third.pairs), 2)
         self.assertAlmostEqual(third.ratio, 0.25)
         self.ctx.rub.perf_ref_every = 0.0
         self.order.clear()
-        self.t.time_chain(items, chain, items)
+        time_chain(self.t, items, chain)
         self.assertEqual(self.order, ["student", "reference"])     # the default: every time
 
     def test_extra_processes_of_a_shared_run_are_sorted_out_one_variant_a_run(self):
