@@ -52,7 +52,19 @@ class KeyServer:
         self._thread.start()
 
     def finish(self):
-        """After the run: stop serving, close every end."""
+        """After the run: read what it said to the end, stop serving, close every end. Our
+        copy of the end the harness writes is closed first, so that once the run is gone its
+        last lines end in EOF and none is left unread (a loaded machine may not have served
+        them yet); a survivor holding the channel open costs at most the join's wait. Our
+        copy of the key end stays open till then: a key answered late is not a write to a
+        closed pipe."""
+        if self.req_w >= 0:
+            try:
+                os.close(self.req_w)
+            except OSError:
+                pass
+            self.req_w = -1
+        self._thread.join(timeout=5)
         self._done.set()
         self._thread.join(timeout=5)
         for fd in (self.key_r, self.key_w, self.req_r, self.req_w):
@@ -150,15 +162,20 @@ class HelperKeyServer(KeyServer):
         self.req_r = self.key_w = self.logfd = -1
 
     def finish(self):
-        for fd in (self.key_r, self.req_w):
-            if fd >= 0:
-                os.close(fd)
+        # as KeyServer.finish: the helper reads to EOF, and a key it answers late still has a
+        # reader (our copy of the key end, closed after it)
+        if self.req_w >= 0:
+            os.close(self.req_w)
+            self.req_w = -1
         if self.proc is not None:
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.key_r >= 0:
+            os.close(self.key_r)
+            self.key_r = -1
         with open(self.log, encoding="utf-8", errors="replace") as f:
             text = f.read()
         os.unlink(self.log)

@@ -73,6 +73,16 @@ class Keys(unittest.TestCase):
         self.assertLessEqual(s.requests[0][2], go)
         self.assertIsNone(s.window("3", 2))
 
+    def test_the_runs_last_lines_are_read_after_it_ends(self):
+        # the run said everything and ended before the server read a line (a loaded machine):
+        # finish still reads it all, and the repetition has its window
+        s = self.server(4)
+        ask(s, "rep 4 1\ngo 4 1\ndone 4 1\n")
+        s.start()
+        s.finish()
+        self.assertEqual(s.broken, "")
+        self.assertIsNotNone(s.window("4", 1))
+
     def test_refuses(self):
         for lines, why in (("rep 1 1\nrep 1 1\n", "twice"), ("hello\n", "wrote "),
                            ("rep 1 1\nrep 1 2\nrep 1 3\n", "more keys"),
