@@ -2,6 +2,7 @@
 timed run takes them all) and its GPUs (correctness runs of several students at once, a timed
 run alone). First come, first served, so that a task that needs everything is not starved."""
 import threading
+import time
 from contextlib import contextmanager
 
 
@@ -96,6 +97,8 @@ class TimingLine:
         self.workers = [threading.Thread(target=self._work, args=(s,), daemon=True)
                         for s in slots]
         self.closed = False
+        self.held = 0.0             # seconds the workers held a GPU alone, all together
+        self.batches = 0            # how many times they took one
         for w in self.workers:
             w.start()
 
@@ -126,6 +129,7 @@ class TimingLine:
                 if self.closed:
                     return
             with self.cores.take(1) as cs, self.gpus.alone(slot):
+                t0 = time.monotonic()
                 while True:
                     with self.cv:
                         if not self.queue:
@@ -136,3 +140,6 @@ class TimingLine:
                     except BaseException as e:      # handed to the student's thread
                         item["error"] = e
                     item["done"].set()
+                with self.cv:
+                    self.held += time.monotonic() - t0
+                    self.batches += 1

@@ -39,6 +39,7 @@ class Grading:
         self.all_items = timed_items(ctx, None)
         self.fatal = None
         self.lock = threading.Lock()
+        self.local = threading.local()          # a student thread's give_back (run_all)
         self.boxes = set()
         self.active = {"building": 0, "running": 0, "timing": 0}
         self.done = 0
@@ -67,6 +68,11 @@ class Grading:
     def count(self, what, d):
         with self.lock:
             self.active[what] += d
+
+    def mark(self, phases, name, i):
+        """PHASES[NAME][I] = now, in seconds from the grading's start: where a student's
+        time went (results.json "phases"; the summary adds them up)."""
+        phases.setdefault(name, [None, None])[i] = round(time.monotonic() - self.t0, 3)
 
     def fail(self, msg):
         with self.lock:
@@ -161,6 +167,8 @@ class Grading:
         fsutil.remove_tree(sd)
         os.makedirs(os.path.join(sd, "logs"))
         extra = {"sandbox": self.sandbox_line}
+        ph = {}
+        self.mark(ph, "total", 0)
         if self.shard is not None:
             extra.update(self.shard.facts)      # the machine, the round and task
         src, fixed = self.wf.source(st, sd, extra)     # a git commit's files, or a status
@@ -178,10 +186,13 @@ class Grading:
                 if ctx.stop.is_set():
                     return None
                 self.count("building", 1)
+                self.mark(ph, "build", 0)
                 try:
                     br, files = self.build(box, src, sd, cs)
                 finally:
                     self.count("building", -1)
+                    self.mark(ph, "build", 1)
+            extra["phases"] = ph
             b = {"status": br.status, "reason": br.reason, "ms": round(br.ms),
                  "warnings": br.warnings}
             if br.status != "ok":
@@ -198,6 +209,7 @@ class Grading:
             slot = self.slot_of(index)
             with self.cores.take(1) as cs, self._gpu_shared(slot):
                 self.count("running", 1)
+                self.mark(ph, "run", 0)
                 try:
                     r = Runner(ctx, box, sd, slot, cs)
                     r.correctness(ctx.cases)
@@ -206,9 +218,10 @@ class Grading:
                         extra["sanitize_note"] = sanitize(ctx, r, cs)
                 finally:
                     self.count("running", -1)
+                    self.mark(ph, "run", 1)
             if ctx.stop.is_set():
                 return None
-            timings = self.timed(r, st.id)
+            timings = self.timed(r, st.id, ph)
             if ctx.opts.profile and not ctx.stop.is_set():
                 from .extras import profile
                 with self.gpus.alone() if ctx.slots else _null() as s:
@@ -244,11 +257,12 @@ class Grading:
             self.ref_boxes[key] = box
         return box
 
-    def timed(self, r, tag):
+    def timed(self, r, tag, ph):
         """{variant name: VarTiming} of the variants that earned a timed run: those that
         passed every case (GPU variants all, CPU ones with speed points), timed together in
         one process per pair, on a core (or the machine, or a GPU) of their own. On a GPU the
-        runs wait in the timing line; their outputs are checked after it, on a core."""
+        runs wait in the timing line; their outputs are checked after it, on a core. PH: the
+        student's phases ("wait": for the GPU or core; "timed"; "check")."""
         ctx = self.ctx
         items = timed_items(ctx, r.outcomes)
         if not items or ctx.stop.is_set():
@@ -257,18 +271,32 @@ class Grading:
         if ctx.slots and len(nums) == len(set(nums)):
             def job(slot, cs):
                 self.count("timing", 1)
+                self.mark(ph, "wait", 1)
+                self.mark(ph, "timed", 0)
                 try:
                     t = Timer(ctx, r, self.ref_box_for(slot), tag, slot=slot, cpus=cs)
                     return t, t.chain_runs(items, self.chains[slot], self.all_items)
                 finally:
                     self.count("timing", -1)
+                    self.mark(ph, "timed", 1)
+            self.mark(ph, "wait", 0)
+            give_back = getattr(self.local, "give_back", None)
+            if give_back is not None:
+                give_back()                     # the next student may start building
             t, done = self.line.submit(job)
             with self.cores.take(1):
-                return t.chain_checks(*done, items)
+                self.mark(ph, "check", 0)
+                try:
+                    return t.chain_checks(*done, items)
+                finally:
+                    self.mark(ph, "check", 1)
         n = 0 if ctx.clock == "wall" else 1
+        self.mark(ph, "wait", 0)
         with self.cores.take(n) as cs:
             with (self.gpus.alone() if ctx.slots else _null()) as slot:
                 self.count("timing", 1)
+                self.mark(ph, "wait", 1)
+                self.mark(ph, "timed", 0)
                 try:
                     key = slot if slot is not None else (cs if ctx.clock != "wall" else "all")
                     t = Timer(ctx, r, self.ref_box_for(key), tag, slot=slot,
@@ -276,8 +304,12 @@ class Grading:
                     return t.time_all(items)
                 finally:
                     self.count("timing", -1)
+                    self.mark(ph, "timed", 1)
 
     def finish(self, sd, rec):
+        ph = rec.get("phases")
+        if ph is not None:
+            self.mark(ph, "total", 1)
         self.wf.finish(rec)                     # the late penalty
         report.write_views(sd, rec)
         report.plot_student(sd, rec, self.gnuplot, self.gp)
@@ -314,29 +346,42 @@ class Grading:
 
     def run_all(self, todo):
         threads = []
-        # students waiting in the timing line hold no core: twice as many in flight keeps
-        # the cores building and checking while the GPUs time
+        # twice as many students building or running as cores keeps the cores busy; those
+        # waiting in the timing line hold no core, and give their place to the next student
+        # (so the builds and correctness runs go on while the GPUs time), up to CAP in all
         sem = threading.Semaphore(max(2, 2 * self.jobs + 2 * max(1, len(self.ctx.slots))))
+        cap = threading.Semaphore(max(4, 8 * self.jobs))
         errors = []
 
         def work(st, i):
+            held = [True]
+
+            def give_back():
+                if held[0]:
+                    held[0] = False
+                    sem.release()
+            self.local.give_back = give_back
             try:
                 self.student(st, i)
             except Exception:
                 errors.append(traceback.format_exc())
                 self.fail("internal error grading %s:\n%s" % (st.name, errors[-1]))
             finally:
-                sem.release()
+                give_back()
+                cap.release()
 
         ref = threading.Thread(target=self.reference, daemon=True)
         ref.start()
         for i, st in enumerate(todo):
+            cap.acquire()
             sem.acquire()
             if self.ctx.stop.is_set():
                 sem.release()
+                cap.release()
                 break
             if self.shard is not None and not self.shard.claim(st):
                 sem.release()           # another task's, or graded in this round
+                cap.release()
                 continue
             t = threading.Thread(target=work, args=(st, i), daemon=True)
             t.start()
@@ -413,7 +458,8 @@ def write_outputs(g, ctx, state_txt):
         "lab": ctx.lab.nn, "labname": ctx.lab.name, "max_pts": ctx.rub.max_points(),
         "grading_txt": state_txt, "notes": ctx.notes, "skipped": g.skipped, "jobs": g.jobs,
         "slots": ctx.slots or ["cores %s" % ",".join(str(c) for c in g.cores.all)],
-        "seconds": int(time.monotonic() - g.t0), "plots": made})
+        "seconds": int(time.monotonic() - g.t0), "plots": made,
+        "line": (g.line.held, g.line.batches) if g.line is not None else None})
 
 
 def main(argv):

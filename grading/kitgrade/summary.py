@@ -77,6 +77,33 @@ def _median(xs):
     return statistics.median(xs) if xs else 0.0
 
 
+PHASES = (("build", "building"), ("run", "correctness runs"),
+          ("wait", "waiting for a timed slot"), ("timed", "timed runs"),
+          ("check", "checking the timed outputs"))
+
+
+def phase_lines(recs, line):
+    """Where the grading's time went: each phase's seconds over the students graded in this
+    run of the grader (results.json "phases"), and how long the GPUs were held alone."""
+    sums, n = {}, 0
+    for r in recs:
+        ph = r.get("phases")
+        if not isinstance(ph, dict):
+            continue
+        n += 1
+        for k, _w in PHASES:
+            se = ph.get(k)
+            if isinstance(se, list) and len(se) == 2 and None not in se:
+                sums[k] = sums.get(k, 0.0) + max(0.0, se[1] - se[0])
+    if not n:
+        return []
+    parts = ["%s %.1f s" % (w, sums[k]) for k, w in PHASES if k in sums]
+    s = "Where the time went, added over %d students: %s." % (n, ", ".join(parts))
+    if line is not None and line[1]:
+        s += " The timing line held a GPU alone %.1f s in all, in %d turns." % line
+    return [s + "\n"]
+
+
 def write_summary(out, recs, g):
     """summary.md. G: lab, labname, max points, grading.txt text, notes, skipped entries,
     slots and jobs, seconds, plots made."""
@@ -109,6 +136,7 @@ def write_summary(out, recs, g):
                      sum(builds) / len(builds), sum(runs) / len(runs) if runs else 0.0,
                      g["jobs"], ", ".join(g["slots"]), len(procs),
                      sum(procs) / len(procs) if procs else 0.0, g["seconds"]))
+    L += phase_lines(recs, g.get("line"))
     spread = reference_spread(recs)
     if spread:
         L.append("The reference's time per variant across this grading (each student's pairs; "

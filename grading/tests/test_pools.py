@@ -107,6 +107,9 @@ class Line(unittest.TestCase):
         self.assertEqual(res, {"a": "A", "b": "B", "c": "C"})
         self.assertEqual(order[-1], "run")
         self.assertEqual(sorted(order[:3]), ["a", "b", "c"])
+        # one hold for the three, at least as long as a's wait
+        self.assertEqual(line.batches, 1)
+        self.assertGreaterEqual(line.held, 0.1)
         line.close()
 
     def test_error_reaches_the_student(self):

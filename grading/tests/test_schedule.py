@@ -1,0 +1,73 @@
+"""The driver's flow control (schedule.Grading.run_all), with the students' work stubbed:
+a student waiting in the GPU timing line gives its place to the next one, so the builds and
+correctness runs go on while the GPU times; the cap on students in flight still holds."""
+import os
+import sys
+import threading
+import time
+import types
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from kitgrade import schedule  # noqa: E402
+
+
+def fake_ctx(slots):
+    return types.SimpleNamespace(
+        slots=slots, stop=threading.Event(), wf=object(), out="/nonexistent",
+        cases=[], opts=types.SimpleNamespace(quiet=True))
+
+
+class Flight(schedule.Grading):
+    """run_all with student() replaced: every student 'builds' at once, then waits in the
+    line (giving its place back) until the test opens it."""
+
+    def __init__(self, slots, jobs):
+        super().__init__(fake_ctx(slots), [], [], jobs)
+        self.started, self.open = [], threading.Event()
+        self.most = 0
+        self.inside = 0
+
+    def reference(self):
+        self.ref_ready.set()
+
+    def student(self, st, i):
+        with self.lock:
+            self.started.append(st)
+            self.inside += 1
+            self.most = max(self.most, self.inside)
+        if self.ctx.slots:
+            self.local.give_back()          # as timed() does on entering the line
+        self.open.wait(10)
+        with self.lock:
+            self.inside -= 1
+
+
+class RunAll(unittest.TestCase):
+    def run_class(self, g, n):
+        t = threading.Thread(target=g.run_all, args=(list(range(n)),), daemon=True)
+        t.start()
+        time.sleep(0.5)
+        seen = len(g.started)
+        g.open.set()
+        t.join(20)
+        self.assertFalse(t.is_alive())
+        self.assertEqual(sorted(g.started), list(range(n)))
+        return seen
+
+    def test_line_gives_places_back(self):
+        """With a GPU, 40 students all waiting in the line: every one of them has started
+        (the 2 x jobs + 2 places are given back), up to the cap of 8 x jobs."""
+        g = Flight(["0"], 2)
+        self.assertEqual(self.run_class(g, 40), 16)
+        self.assertEqual(g.most, 16)
+
+    def test_no_line_no_give_back(self):
+        """Without a GPU (no line) a student holds its place to the end: 2 x jobs + 2."""
+        g = Flight([], 2)
+        self.assertEqual(self.run_class(g, 40), 6)
+        self.assertEqual(g.most, 6)
+
+
+if __name__ == "__main__":
+    unittest.main()
