@@ -147,6 +147,16 @@ def _proc_table() -> Dict[int, Tuple[int, ...]]:
     return out
 
 
+def _proc_stats(pids) -> Dict[int, Tuple[int, ...]]:
+    """_proc_table's rows of PIDS only (those still there)."""
+    out = {}
+    for pid in pids:
+        s = parse_proc_stat(_read_or(f"/proc/{pid}/stat"))
+        if s:
+            out[int(pid)] = s
+    return out
+
+
 def _descendants(table: Dict[int, Tuple[int, ...]], root: int) -> Set[int]:
     kids: Dict[int, List[int]] = {}
     for pid, s in table.items():

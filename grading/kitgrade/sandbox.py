@@ -44,7 +44,7 @@ from .bwrapview import _SYSTEM, _BwrapView
 from .cgroups import _CgroupHost
 from .procfs import (_kill, _listdir, _pids_of_uid, _read_or, parse_gpu_apps, parse_ldconfig,
                      parse_mountinfo, parse_nspid, parse_proc_cgroup, parse_proc_stat)
-from .runwatch import _CLEAN_ENV, _Run
+from .runwatch import _CLEAN_ENV, _GpuPoller, _Run
 from .sbtypes import BREACHES, MB, Limits, Result, SandboxError
 
 __all__ = ["Sandbox", "Box", "Limits", "Result", "SandboxError", "BREACHES", "MB",
@@ -154,7 +154,16 @@ class Sandbox(_BwrapView):
         finally:
             os.rmdir(probe)
 
+    def gpu_poller(self) -> _GpuPoller:
+        """The one nvidia-smi poller of this sandbox's GPU runs (made at first use)."""
+        with self._poller_lock:
+            p = getattr(self, "_poller", None)
+            if p is None or p.smi != self._smi:
+                p = self._poller = _GpuPoller(self._smi)
+            return p
+
     def _gpu_setup(self) -> None:
+        self._poller_lock = threading.Lock()
         self._gpu_nodes: List[str] = []
         self._gpu_dirs: List[str] = []
         self._mps_dir: Optional[str] = None

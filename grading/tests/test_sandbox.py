@@ -434,6 +434,15 @@ class RunTest(Base):
         self.assertGreaterEqual(r.extra_processes, 10)
         self.assertNothingLeft("time.sleep(30)")
 
+    def test_fork_bomb_without_pids_cgroup(self):
+        """As on a machine whose cgroups have no pids controller (the H100 box's): the run's
+        processes are counted from its cgroup's list, and the limit still holds."""
+        self.need("nproc")
+        self.need_cgroup("pids")
+        self.sb._cg.has.discard("pids")
+        self.addCleanup(self.sb._cg.has.add, "pids")
+        self.test_fork_bomb()
+
     def test_disk_filler(self):
         """40 files of 1 MB each (under the 4 MB file limit) in a 16 MB box."""
         self.need("disk_mb")

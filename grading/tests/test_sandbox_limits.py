@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 import unittest
 from pathlib import Path
@@ -108,6 +109,34 @@ class GpuMemoryTest(GpuBase):
         r, out = self.run_sh("sleep 2; echo kitsb-gpu-hog", gpu_memory_mb=4096)
         self.assertIsNone(r.breach, r)
         self.assertEqual(r.gpu_mem_peak_mb, 2048)
+
+    def test_one_poller_for_runs_at_once(self):
+        """Two GPU runs at once share the sandbox's one nvidia-smi poller: both see their
+        processes' memory, and nvidia-smi runs about as often as for one run (five times a
+        second), not twice as often."""
+        count = self.tmp / "smi-calls"
+        smi = self.tmp / "nvidia-smi"
+        smi.write_text(FAKE_SMI.replace("#!/bin/sh\n", "#!/bin/sh\necho >>%s\n" % count, 1))
+        self.sb._smi = str(smi)
+        box2 = self.sb.box("gpu2", self.gpu_disk_mb)
+        res = {}
+
+        def run(name, box):
+            log = self.out / ("%s.log" % name)
+            res[name] = box.run(["sh", "-c", "sleep 3; echo kitsb-gpu-hog"], cwd=box.root,
+                                env=self.env(), limits=Limits(wall_s=20, gpu_memory_mb=4096),
+                                stdout=log, stderr=log)
+        ts = [threading.Thread(target=run, args=(n, b)) for n, b in (("a", self.box), ("b", box2))]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(30)
+        for n in "ab":
+            self.assertIsNone(res[n].breach, res[n])
+            self.assertEqual(res[n].gpu_mem_peak_mb, 2048)
+        calls = len(count.read_text().splitlines())
+        self.assertGreaterEqual(calls, 2)
+        self.assertLessEqual(calls, 20)     # a poller each: about 30
 
     def test_mps_client_limit_is_handed_to_the_run(self):
         mps = self.tmp / "mps"
