@@ -191,11 +191,17 @@ json() {
     [ "$(json "$GT/out" correct 'len(r["variants"][1]["timing"]["pairs"]) >= 1')" = True ]
     [ "$(json "$GT/out" correct 'len(r["variants"][1]["timing"]["pairs"][0]["checked"]) >= 2')" = True ]
     [ "$(json "$GT/out" correct 'r["variants"][1]["timing"]["spread"][0] <= r["variants"][1]["timing"]["ratio"]')" = True ]
+    # where its time went: each phase ends after it starts, in order, within the whole
+    [ "$(json "$GT/out" correct 'sorted(r["phases"])')" = "['build', 'run', 'timed', 'total', 'wait']" ]
+    [ "$(json "$GT/out" correct 'all(a <= b for a, b in r["phases"].values())')" = True ]
+    [ "$(json "$GT/out" correct '(lambda p: p["total"][0] <= p["build"][0] and p["build"][1] <= p["run"][0] and p["run"][1] <= p["wait"][0] and p["wait"][1] <= p["timed"][0] and p["timed"][1] <= p["total"][1])(r["phases"])')" = True ]
+    [ "$(json "$GT/out" compile-error 'sorted(r["phases"])')" = "['build', 'total']" ]
 }
 
 @test "summary.md with the class plots; grading.txt records the seed, the sandbox and the limits" {
     grep -q 'students; mean' "$GT/out/summary.md"
     grep -q 'students/correct/report.md' "$GT/out/summary.md"
+    grep -q '^Where the time went, added over [0-9]* students: building [0-9.]* s, correctness runs [0-9.]* s, waiting for a timed slot [0-9.]* s, timed runs [0-9.]* s' "$GT/out/summary.md"
     if command -v gnuplot >/dev/null; then
         is_png "$GT/out/plots/scores.png"
         is_png "$GT/out/plots/time_vs_ref.png"
