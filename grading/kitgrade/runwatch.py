@@ -65,6 +65,7 @@ class _GpuWatch:
         self.poller, self.cap, self.pids, self.on_breach = poller, cap_mb, pids, on_breach
         self.peak: Optional[float] = None
         self.foreign = False  # nvidia-smi lists pids this machine's /proc does not know
+        self.breached = False
 
     def start(self) -> None:
         self.poller.add(self)
@@ -78,7 +79,8 @@ class _GpuWatch:
         used = sum(m for pid, m in apps.items() if pid in mine)
         self.foreign = self.foreign or foreign
         self.peak = used if self.peak is None else max(self.peak, used)
-        if self.cap is not None and used > self.cap:
+        if self.cap is not None and used > self.cap and not self.breached:
+            self.breached = True        # once: the kill (up to 2 s) holds up the other runs' samples
             self.on_breach(used)
 
 

@@ -144,6 +144,18 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(sbx.parse_gpu_apps(text), {1834: 517.0, 2210: 81932.0})
         self.assertEqual(sbx.parse_gpu_apps(""), {})
 
+    def test_gpu_watch_samples(self):
+        """A run's GPU memory from the shared poller's samples: only its own processes count,
+        the peak is kept, a pid /proc does not know is noted, and a breach is called once."""
+        from kitgrade.runwatch import _GpuWatch
+        calls = []
+        w = _GpuWatch(None, 1000, lambda: frozenset({10, 11}), calls.append)
+        w.take({10: 300.0, 11: 200.0, 12: 5000.0}, False)
+        self.assertEqual((w.peak, w.foreign, calls), (500.0, False, []))
+        w.take({10: 900.0, 11: 200.0}, True)
+        w.take({10: 1500.0}, False)
+        self.assertEqual((w.peak, w.foreign, calls), (1500.0, True, [1100.0]))
+
     def test_ldconfig_driver_libraries(self):
         text = ("1234 libs found in cache `/etc/ld.so.cache'\n"
                 "\tlibcuda.so.1 (libc6,x86-64) => /usr/local/nvidia/lib64/libcuda.so.1\n"
