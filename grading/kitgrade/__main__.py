@@ -1,6 +1,6 @@
 """python3 -m kitgrade ARGS: the grader (grading/grade runs this)."""
 import sys
 
-from .schedule import main
+from .entry import main
 
 sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """What every part of one grading shares: the options, the lab, the rubric, the drawn cases and
 each variant's output on them, the paths, the sandbox and the limits (one object, built once
-by schedule.setup and read by every task)."""
+by setup.prepare and read by every task)."""
 import os
 import threading
 from dataclasses import dataclass, field

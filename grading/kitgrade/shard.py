@@ -157,7 +157,7 @@ def with_tasks(txt, lines):
 
 def merge(ctx, students, skipped, g):
     """--merge-only: every output of the end of a grading, from the results in OUT."""
-    from .schedule import write_outputs
+    from .entry import write_outputs
     path = os.path.join(ctx.out, "grading.txt")
     txt = (fsutil.read_regular(path, 1 << 20) or b"").decode("utf-8", "replace")
     lines = task_lines(ctx.out)

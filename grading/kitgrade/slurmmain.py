@@ -12,7 +12,8 @@ GRADE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def login(ctx, state, started, subs):
-    from .schedule import Grading, the_class
+    from .entry import the_class
+    from .schedule import Grading
     opts = ctx.opts
     so = opts.slurm
     if so.merge_only:

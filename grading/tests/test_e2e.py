@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 import util
-from kitgrade import schedule
+from kitgrade import entry
 
 WEIRD = "a b,c'$(echo x)é"
 
@@ -30,7 +30,7 @@ def grade(args, quiet=True):
         from io import StringIO
         err, sys.stderr = sys.stderr, StringIO()
         try:
-            rc = schedule.main(args + (["--quiet"] if quiet else []))
+            rc = entry.main(args + (["--quiet"] if quiet else []))
             text = sys.stderr.getvalue()
         finally:
             sys.stderr = err
@@ -178,7 +178,7 @@ class CpuLab(Base):
         from io import StringIO
         out, sys.stdout = sys.stdout, StringIO()
         try:
-            rc = schedule.main(["--lab", "99", "--kit", self.kit, "--print-cases", "--seed",
+            rc = entry.main(["--lab", "99", "--kit", self.kit, "--print-cases", "--seed",
                                 "5"])
             text = sys.stdout.getvalue()
         finally:

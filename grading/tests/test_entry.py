@@ -1,0 +1,55 @@
+"""grading/grade's entry (entry.py) without a class: --help, bad usage, --merge-only on an OUT
+with no grading, and the words for the sandbox (the whole grading runs in test_e2e.py)."""
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import types
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from kitgrade import entry  # noqa: E402
+
+
+def call(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = entry.main(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+
+class Entry(unittest.TestCase):
+    def test_help(self):
+        rc, out, err = call(["--help"])
+        self.assertEqual(rc, 0)
+        self.assertIn("--submissions", out)
+        self.assertEqual(err, "")
+
+    def test_bad_usage_one_line(self):
+        rc, out, err = call(["--no-such-option"])
+        self.assertEqual(rc, 2)
+        self.assertEqual(out, "")
+        self.assertEqual(len(err.splitlines()), 1)
+
+    def test_merge_only_needs_a_grading(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, _out, err = call(["--lab", "01", "--submissions", d, "--out",
+                                  os.path.join(d, "out"), "--merge-only"])
+        self.assertEqual(rc, 2)
+        self.assertIn("holds no grading", err)
+
+    def test_sandbox_words(self):
+        ctx = types.SimpleNamespace(sandbox=types.SimpleNamespace(kind="bwrap"), notes=["x"])
+        self.assertEqual(entry.sandbox_words(ctx, "auto"), ("bwrap", ""))
+        none = types.SimpleNamespace(kind="none")
+        ctx = types.SimpleNamespace(sandbox=none, notes=["no sandbox here: why", "y"])
+        self.assertEqual(entry.sandbox_words(ctx, "auto"), ("none", "no sandbox here: why"))
+        self.assertEqual(ctx.notes, ["y"])      # the warning leaves the notes
+        kind, note = entry.sandbox_words(types.SimpleNamespace(sandbox=none, notes=[]), "none")
+        self.assertEqual(kind, "none")
+        self.assertTrue(note.startswith("no sandbox (--sandbox none): "))
+
+
+if __name__ == "__main__":
+    unittest.main()
