@@ -138,17 +138,11 @@ def parse_proc_stat(text: str) -> Optional[Tuple[int, int, int, int, int, int]]:
 
 
 def _proc_table() -> Dict[int, Tuple[int, ...]]:
-    out = {}
-    for name in _listdir("/proc"):
-        if name.isdigit():
-            s = parse_proc_stat(_read_or(f"/proc/{name}/stat"))
-            if s:
-                out[int(name)] = s
-    return out
+    return _proc_stats(name for name in _listdir("/proc") if name.isdigit())
 
 
 def _proc_stats(pids) -> Dict[int, Tuple[int, ...]]:
-    """_proc_table's rows of PIDS only (those still there)."""
+    """The parsed /proc/PID/stat of each of PIDS still there (_proc_table: all of them)."""
     out = {}
     for pid in pids:
         s = parse_proc_stat(_read_or(f"/proc/{pid}/stat"))

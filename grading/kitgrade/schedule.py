@@ -38,7 +38,6 @@ class Grading:
         self.all_items = timed_items(ctx, None)
         self.fatal = None
         self.lock = threading.Lock()
-        self.local = threading.local()          # a student thread's give_back (run_all)
         self.boxes = set()
         self.active = {"building": 0, "running": 0, "timing": 0}
         self.done = 0
@@ -159,7 +158,7 @@ class Grading:
         return self.gpus.shared_use(slot)
 
     # ---------------------------------------------------------------- a student
-    def student(self, st, index):
+    def student(self, st, index, give_back=None):
         ctx = self.ctx
         sd = os.path.join(ctx.out, "students", st.id)
         self.wf.before_wipe(st)                 # --only: the earlier result kept
@@ -220,7 +219,7 @@ class Grading:
                     self.mark(ph, "run", 1)
             if ctx.stop.is_set():
                 return None
-            timings = self.timed(r, st.id, ph)
+            timings = self.timed(r, st.id, ph, give_back)
             if ctx.opts.profile and not ctx.stop.is_set():
                 from .extras import profile
                 with self.gpus.alone() if ctx.slots else _null() as s:
@@ -256,11 +255,12 @@ class Grading:
             self.ref_boxes[key] = box
         return box
 
-    def timed(self, r, tag, ph):
+    def timed(self, r, tag, ph, give_back=None):
         """{variant name: VarTiming} of the variants that earned a timed run: those that
         passed every case (GPU variants all, CPU ones with speed points), timed together in
         one process per pair, on a core (or the machine, or a GPU) of their own. On a GPU the
-        runs wait in the timing line; their outputs are checked after it, on a core. PH: the
+        runs wait in the timing line (GIVE_BACK, called on entering it, hands the student's
+        place in flight to the next); their outputs are checked after it, on a core. PH: the
         student's phases ("wait": for the GPU or core; "timed"; "check")."""
         ctx = self.ctx
         items = timed_items(ctx, r.outcomes)
@@ -279,7 +279,6 @@ class Grading:
                     self.count("timing", -1)
                     self.mark(ph, "timed", 1)
             self.mark(ph, "wait", 0)
-            give_back = getattr(self.local, "give_back", None)
             if give_back is not None:
                 give_back()                     # the next student may start building
             t, done = self.line.submit(job)
@@ -359,9 +358,8 @@ class Grading:
                 if held[0]:
                     held[0] = False
                     sem.release()
-            self.local.give_back = give_back
             try:
-                self.student(st, i)
+                self.student(st, i, give_back)
             except Exception:
                 errors.append(traceback.format_exc())
                 self.fail("internal error grading %s:\n%s" % (st.name, errors[-1]))

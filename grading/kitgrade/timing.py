@@ -368,8 +368,9 @@ class Timer:
         one reference run of the GPU's time (with the rubric's perf_ref_every, the reference
         runs again only once its last run is that many seconds old: R S1 S2 S3 R ...). CHAIN
         holds the last reference run of the GPU (ALL_ITEMS: what it runs). More student runs
-        while the pairs disagree, up to perf_pairs of them. The records are verified here; the outputs are checked by
-        chain_checks, after the GPU is handed on: (timings, [(run, item, check)], runs)."""
+        while the pairs disagree, up to perf_pairs of them. The records are verified here; the
+        outputs are checked by chain_checks, after the GPU is handed on: (timings,
+        [(run, item, check)], runs)."""
         ctx = self.ctx
         lo, hi = ctx.rub.perf_pairs
         if ctx.opts.quick:

@@ -31,13 +31,13 @@ class Flight(schedule.Grading):
     def reference(self):
         self.ref_ready.set()
 
-    def student(self, st, i):
+    def student(self, st, i, give_back=None):
         with self.lock:
             self.started.append(st)
             self.inside += 1
             self.most = max(self.most, self.inside)
         if self.ctx.slots:
-            self.local.give_back()          # as timed() does on entering the line
+            give_back()                     # as timed() does on entering the line
         self.open.wait(10)
         with self.lock:
             self.inside -= 1
