@@ -83,8 +83,9 @@ PHASES = (("build", "building"), ("run", "correctness runs"),
 
 
 def phase_lines(recs, line):
-    """Where the grading's time went: each phase's seconds over the students graded in this
-    run of the grader (results.json "phases"), and how long the GPUs were held alone."""
+    """Where the grading's time went: each phase's seconds added over the students whose
+    records carry them (results.json "phases", each from the run of the grader that graded the
+    student), and how long this run's timing line held the GPUs alone (LINE: seconds, turns)."""
     sums, n = {}, 0
     for r in recs:
         ph = r.get("phases")

@@ -31,7 +31,6 @@
 
 /* ------------------------------------------------------------- helpers */
 
-
 /* Refuse (one line, exit 2) a case whose host buffers would not fit in
  * three quarters of this machine's memory. */
 static int require_host_bytes(double bytes)
