@@ -2,8 +2,10 @@
 standard input (`check-NN compare --part P --variant V --key K [--diff PNG] [--cache DIR] --
 ARGS...`, DESIGN.md "The checker"). The checker never opens a path a submission chose; the
 verdict is the checker's, never the run's own."""
+import os
 import re
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 MAX_LISTED = 40
@@ -50,10 +52,27 @@ def parse(out, rc):
                    % (rc, ": " + msg if msg else ""))
 
 
+@contextmanager
+def on_cores(cpus):
+    """The calling thread, and the processes it starts meanwhile, on the cores CPUS (a list;
+    None: wherever they were). A checker started by a student's thread runs on the core that
+    student holds, not on a core where another student's run is being timed."""
+    if not cpus or not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    old = os.sched_getaffinity(0)       # 0: the calling thread
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, old)
+
+
 def compare(checker, part, variant, key, args, data, diff=None, cache=None, tol=None,
-            timeout=600):
+            timeout=600, cpus=None):
     """The checker's verdict on output DATA (bytes) of VARIANT on the case ARGS with content
-    KEY (an int; 0: the case's own input). TOL: the rubric's (atol, rtol), else the lab's."""
+    KEY (an int; 0: the case's own input). TOL: the rubric's (atol, rtol), else the lab's.
+    CPUS: the cores it runs on (on_cores)."""
     argv = [checker, "compare", "--part", part, "--variant", str(variant), "--key", "%x" % key]
     if diff:
         argv += ["--diff", diff]
@@ -63,8 +82,9 @@ def compare(checker, part, variant, key, args, data, diff=None, cache=None, tol=
         argv += ["--atol", repr(tol[0]), "--rtol", repr(tol[1])]
     argv += ["--"] + list(args)
     try:
-        p = subprocess.run(argv, input=data, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout)
+        with on_cores(cpus):
+            p = subprocess.run(argv, input=data, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired:
         return Verdict("wrong", "unusable output: the checker ran past %d s on it" % timeout)
     except OSError as e:

@@ -14,8 +14,7 @@ class Cores:
         self.queue = []
         self.ticket = 0
 
-    @contextmanager
-    def take(self, n=1):
+    def acquire(self, n=1):
         """N cores (all of them when N is 0 or more than there are), FIFO."""
         n = len(self.all) if n <= 0 or n > len(self.all) else n
         with self.cv:
@@ -27,12 +26,46 @@ class Cores:
             self.queue.pop(0)
             got, self.free = self.free[:n], self.free[n:]
             self.cv.notify_all()
+        return got
+
+    def release(self, got):
+        with self.cv:
+            self.free += got
+            self.cv.notify_all()
+
+    @contextmanager
+    def take(self, n=1):
+        got = self.acquire(n)
         try:
             yield got
         finally:
-            with self.cv:
-                self.free += got
-                self.cv.notify_all()
+            self.release(got)
+
+
+class Held:
+    """The cores a task holds (CS), which it may give back while it waits for something
+    else and take again after: with Held(cores) as h: ... h.cs ..."""
+
+    def __init__(self, cores, n=1):
+        self.pool, self.n, self.cs = cores, n, None
+
+    def __enter__(self):
+        self.cs = self.pool.acquire(self.n)
+        return self
+
+    def __exit__(self, *exc):
+        if self.cs is not None:
+            self.pool.release(self.cs)
+            self.cs = None
+
+    def give_back(self):
+        if self.cs is not None:
+            self.pool.release(self.cs)
+            self.cs = None
+
+    def take_again(self):
+        if self.cs is None:
+            self.cs = self.pool.acquire(self.n)
 
 
 class Gpus:
@@ -50,10 +83,39 @@ class Gpus:
     @contextmanager
     def shared_use(self, slot):
         with self.cv:
-            while self.excl[slot] or self.waiting[slot] or self.shared[slot] >= self.share:
+            while not self._open(slot):
                 self.cv.wait()
             self.shared[slot] += 1
         try:
+            yield slot
+        finally:
+            with self.cv:
+                self.shared[slot] -= 1
+                self.cv.notify_all()
+
+    def _open(self, slot):
+        return not (self.excl[slot] or self.waiting[slot] or self.shared[slot] >= self.share)
+
+    @contextmanager
+    def shared_run(self, slot, held):
+        """One correctness run on SLOT, for a task holding the cores HELD (a Held). When the
+        GPU is kept for a timed run, the task gives its cores back while it waits (builds go
+        on meanwhile) and takes cores again once in. A run, not a student's whole set of
+        runs, holds the GPU: a timed run waits for the runs in flight, at most one run
+        limit, not for every case of every student in flight (a hanging kernel's student
+        took 50 s of them, with every other student queued behind it)."""
+        with self.cv:
+            ok = self._open(slot)
+            if ok:
+                self.shared[slot] += 1
+        if not ok:
+            held.give_back()
+            with self.cv:
+                while not self._open(slot):
+                    self.cv.wait()
+                self.shared[slot] += 1
+        try:
+            held.take_again()           # in, then a core: no core held while waiting for the GPU
             yield slot
         finally:
             with self.cv:

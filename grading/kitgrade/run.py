@@ -10,6 +10,7 @@ crash or a hang is charged to the variant that caused it (DESIGN.md "The grading
 harness"). Nothing the run wrote is trusted: descriptions and outputs are read with
 Box.read_file, and the verdict is the checker's.
 """
+import contextlib
 import os
 import re
 import signal as _signal
@@ -170,6 +171,7 @@ class Runner:
         self.nodev = False
         self.outcomes = []          # [Outcome]
         self.runs = []              # (log name, wall ms, rc, cpu ms)
+        self.gate = None            # () -> a context manager each run is made inside
         os.makedirs(os.path.join(sd, "logs"), exist_ok=True)
 
     @property
@@ -183,10 +185,11 @@ class Runner:
     def run(self, argv, name, limits=None, env=None, pass_fds=(), cpus=None):
         so = os.path.join(self.sd, "logs", name + ".out")
         se = os.path.join(self.sd, "logs", name + ".err")
-        res = self.box.run(argv, cwd=self.box.root,
-                           env=env or self.ctx.env(self.slot), limits=limits or
-                           self.ctx.limits("run"), stdout=so, stderr=se, pass_fds=pass_fds,
-                           cpus=cpus if cpus is not None else self.cpus)
+        with self.gate() if self.gate is not None else contextlib.nullcontext():
+            res = self.box.run(argv, cwd=self.box.root,
+                               env=env or self.ctx.env(self.slot), limits=limits or
+                               self.ctx.limits("run"), stdout=so, stderr=se, pass_fds=pass_fds,
+                               cpus=cpus if cpus is not None else self.cpus)
         self.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
                           128 + (res.signal or 0), res.cpu_ms))
         return res, se
@@ -225,7 +228,8 @@ class Runner:
         diff = os.path.join(self.sd, "diff", tag + ".png")
         os.makedirs(os.path.dirname(diff), exist_ok=True)
         verd = check.compare(self.ctx.checker, case.part, v, 0, case.args, data, diff=diff,
-                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)))
+                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)),
+                             cpus=self.cpus)
         if verd.status == "wrong" and verd.listing:
             mdir = os.path.join(self.sd, "mismatch")
             os.makedirs(mdir, exist_ok=True)
@@ -253,7 +257,8 @@ class Runner:
         if data is None:
             return "replayed", "the output of repetition %d cannot be read (%s)" % (r.k, why)
         verd = check.compare(self.ctx.checker, case.part, v, key, case.args, data,
-                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)))
+                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)),
+                             cpus=self.cpus)
         if verd.status == "pass":
             return "", ""
         first, _ = self.box.read_file("%s/v%d.bin" % (rel, v), cap)

@@ -8,10 +8,11 @@ import sys
 import threading
 import time
 import traceback
+from contextlib import contextmanager
 
 from . import build, fsutil, names, report, rubric
 from .cli import say
-from .pools import Cores, Gpus, TimingLine
+from .pools import Cores, Gpus, Held, TimingLine
 from .run import Runner
 from .score import result
 from .timing import Timer
@@ -157,6 +158,14 @@ class Grading:
             return _null()
         return self.gpus.shared_use(slot)
 
+    @contextmanager
+    def _run_gate(self, slot, held, r):
+        """Around each correctness run of a student: the GPU shared for that run only; while
+        the timing line keeps the GPU, the student's core goes back to the pool."""
+        with self.gpus.shared_run(slot, held):
+            r.cpus = held.cs
+            yield
+
     # ---------------------------------------------------------------- a student
     def student(self, st, index, give_back=None):
         ctx = self.ctx
@@ -205,15 +214,19 @@ class Grading:
                     "skipped", "built; not run: no CUDA device here (a later grading on a GPU "
                                "machine grades it)"), extra=extra))
             slot = self.slot_of(index)
-            with self.cores.take(1) as cs, self._gpu_shared(slot):
+            with Held(self.cores) as held:
                 self.count("running", 1)
                 self.mark(ph, "run", 0)
                 try:
-                    r = Runner(ctx, box, sd, slot, cs)
+                    r = Runner(ctx, box, sd, slot, held.cs)
+                    if slot is not None:
+                        r.gate = lambda: self._run_gate(slot, held, r)
                     r.correctness(ctx.cases)
+                    r.gate = None
                     if ctx.opts.sanitize and not r.nodev and not ctx.stop.is_set():
                         from .extras import sanitize
-                        extra["sanitize_note"] = sanitize(ctx, r, cs)
+                        with self._gpu_shared(slot):
+                            extra["sanitize_note"] = sanitize(ctx, r, held.cs)
                 finally:
                     self.count("running", -1)
                     self.mark(ph, "run", 1)
@@ -282,8 +295,9 @@ class Grading:
             if give_back is not None:
                 give_back()                     # the next student may start building
             t, done = self.line.submit(job)
-            with self.cores.take(1):
+            with self.cores.take(1) as ccs:
                 self.mark(ph, "check", 0)
+                t.check_cpus = ccs
                 try:
                     return t.chain_checks(*done, items)
                 finally:

@@ -48,6 +48,23 @@ class Check(util.TempCase):
         self.assertIn("exit 2", check.compare(chk, "", 2, 0, [], b"?").detail)
         self.assertIn("could not run", check.compare(self.tmp + "/none", "", 1, 0, [], b"").detail)
 
+    @unittest.skipUnless(hasattr(os, "sched_setaffinity"), "no CPU affinity here")
+    def test_the_checker_runs_on_the_cores_given(self):
+        """A checker started for a student runs on the student's core; the calling thread's
+        own cores are back after it."""
+        mine = sorted(os.sched_getaffinity(0))
+        fake = self.write("check-02", "#!/bin/sh\ncat >/dev/null\n"
+                          "grep Cpus_allowed_list /proc/self/status > \"$(dirname \"$0\")/cores\"\n"
+                          "echo pass\n", 0o755)
+        one = mine[-1]
+        self.assertEqual(check.compare(fake, "", 1, 0, [], b"x", cpus=[one]).status, "pass")
+        self.assertEqual(util.read(os.path.join(self.tmp, "cores")).split()[-1], str(one))
+        self.assertEqual(sorted(os.sched_getaffinity(0)), mine)
+        check.compare(fake, "", 1, 0, [], b"x")
+        if len(mine) > 1:               # without CPUS: wherever the caller may run
+            self.assertNotEqual(util.read(os.path.join(self.tmp, "cores")).split()[-1],
+                                str(one))
+
 
 if __name__ == "__main__":
     unittest.main()

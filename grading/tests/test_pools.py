@@ -5,7 +5,7 @@ import time
 import unittest
 
 import util  # noqa: F401
-from kitgrade.pools import Cores, Gpus, TimingLine
+from kitgrade.pools import Cores, Gpus, Held, TimingLine
 
 
 class Pools(unittest.TestCase):
@@ -66,10 +66,6 @@ class Pools(unittest.TestCase):
         self.assertEqual(log, ["alone on 1", "alone on 0", "alone done", "shared"])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class Line(unittest.TestCase):
     def test_batch_under_one_hold(self):
         """Students who queue while the GPU is taken are timed in the same hold: the
@@ -122,3 +118,65 @@ class Line(unittest.TestCase):
         self.assertEqual(line.submit(lambda s, c: 7), 7)
         line.close()
 
+
+
+class SharedRun(unittest.TestCase):
+    def test_a_timed_run_waits_for_one_run_not_a_student(self):
+        """A timed run that queues during a student's first correctness run goes before its
+        second; the student waiting meanwhile gives its core back, so a build takes it."""
+        g, c = Gpus(["0"], share=4), Cores([0, 1])
+        log, first_in, go = [], threading.Event(), threading.Event()
+        cores_seen = []
+
+        def student(name, runs, hold):
+            with Held(c) as h:
+                for i in range(runs):
+                    with g.shared_run("0", h):
+                        cores_seen.append((name, list(h.cs)))
+                        log.append("%s run %d" % (name, i + 1))
+                        if hold and i == 0:
+                            first_in.set()
+                            go.wait(5)
+
+        def timed():
+            with g.alone("0"):
+                log.append("timed")
+
+        def build():
+            with c.take(1):
+                log.append("build")
+        s1 = threading.Thread(target=student, args=("s1", 2, True))
+        s1.start()
+        self.assertTrue(first_in.wait(5))
+        t = threading.Thread(target=timed)
+        t.start()
+        time.sleep(0.05)
+        s2 = threading.Thread(target=student, args=("s2", 1, False))
+        s2.start()
+        time.sleep(0.1)                 # s2 waits for the GPU without a core
+        self.assertEqual(len(c.free), 1)   # s1 holds one core; s2 gave its own back
+        b = threading.Thread(target=build)
+        b.start()
+        b.join(2)
+        self.assertFalse(b.is_alive(), "a build must get the core of a student waiting for the GPU")
+        go.set()
+        for x in (s1, t, s2):
+            x.join(5)
+        self.assertEqual(log[:3], ["s1 run 1", "build", "timed"])
+        self.assertLess(log.index("timed"), log.index("s1 run 2"))
+        self.assertLess(log.index("timed"), log.index("s2 run 1"))
+        self.assertTrue(all(len(cs) == 1 for _n, cs in cores_seen))
+        self.assertEqual(sorted(c.free), [0, 1])    # every core back
+
+    def test_an_open_gpu_keeps_the_core(self):
+        g, c = Gpus(["0"], share=2), Cores([0, 1, 2])
+        with Held(c) as h:
+            before = list(h.cs)
+            for _ in range(3):
+                with g.shared_run("0", h):
+                    self.assertEqual(h.cs, before)
+        self.assertEqual(sorted(c.free), [0, 1, 2])
+
+
+if __name__ == "__main__":
+    unittest.main()

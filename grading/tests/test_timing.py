@@ -213,7 +213,7 @@ class Verify(util.TempCase):
         p = t.pair(case, 1, rv, sv, {})
         self.assertAlmostEqual(p["hidden_ms"], 3.3)
         self.assertIn("grader's clock", p["hidden_why"])
-        # checked: the last repetition and half of the others
+        # checked: the last repetition and two others
         self.assertEqual(len(sv.checked), 3)
         self.assertIn(5, sv.checked)
 
