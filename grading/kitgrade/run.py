@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import signal as _signal
+import time
 from dataclasses import dataclass, field
 from typing import List
 
@@ -172,6 +173,7 @@ class Runner:
         self.outcomes = []          # [Outcome]
         self.runs = []              # (log name, wall ms, rc, cpu ms)
         self.gate = None            # () -> a context manager each run is made inside
+        self.spent = {"gate": 0.0, "runs": 0.0, "checks": 0.0}   # seconds, where they went
         os.makedirs(os.path.join(sd, "logs"), exist_ok=True)
 
     @property
@@ -185,14 +187,29 @@ class Runner:
     def run(self, argv, name, limits=None, env=None, pass_fds=(), cpus=None):
         so = os.path.join(self.sd, "logs", name + ".out")
         se = os.path.join(self.sd, "logs", name + ".err")
+        t0 = time.monotonic()
         with self.gate() if self.gate is not None else contextlib.nullcontext():
+            t1 = time.monotonic()
             res = self.box.run(argv, cwd=self.box.root,
                                env=env or self.ctx.env(self.slot), limits=limits or
                                self.ctx.limits("run"), stdout=so, stderr=se, pass_fds=pass_fds,
                                cpus=cpus if cpus is not None else self.cpus)
+        t2 = time.monotonic()
+        self.spent["gate"] += t1 - t0
+        self.spent["runs"] += t2 - t1
         self.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
                           128 + (res.signal or 0), res.cpu_ms))
         return res, se
+
+    def compare(self, case, v, key, data, diff=None):
+        """The checker's verdict on DATA, on the cores the student holds (timed in SPENT)."""
+        t0 = time.monotonic()
+        try:
+            return check.compare(self.ctx.checker, case.part, v, key, case.args, data,
+                                 diff=diff, cache=self.ctx.cache,
+                                 tol=self.ctx.tol(vname(case.part, v)), cpus=self.cpus)
+        finally:
+            self.spent["checks"] += time.monotonic() - t0
 
     def dump_dir(self, rel, fresh=True):
         return fsutil.bmkdir(self.box, rel, fresh=fresh)
@@ -227,9 +244,7 @@ class Runner:
                                                                              case.name)
         diff = os.path.join(self.sd, "diff", tag + ".png")
         os.makedirs(os.path.dirname(diff), exist_ok=True)
-        verd = check.compare(self.ctx.checker, case.part, v, 0, case.args, data, diff=diff,
-                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)),
-                             cpus=self.cpus)
+        verd = self.compare(case, v, 0, data, diff=diff)
         if verd.status == "wrong" and verd.listing:
             mdir = os.path.join(self.sd, "mismatch")
             os.makedirs(mdir, exist_ok=True)
@@ -256,9 +271,7 @@ class Runner:
         data, why = self.box.read_file("%s/v%d.r%d.bin" % (rel, v, r.k), cap)
         if data is None:
             return "replayed", "the output of repetition %d cannot be read (%s)" % (r.k, why)
-        verd = check.compare(self.ctx.checker, case.part, v, key, case.args, data,
-                             cache=self.ctx.cache, tol=self.ctx.tol(vname(case.part, v)),
-                             cpus=self.cpus)
+        verd = self.compare(case, v, key, data)
         if verd.status == "pass":
             return "", ""
         first, _ = self.box.read_file("%s/v%d.bin" % (rel, v), cap)

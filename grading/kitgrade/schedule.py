@@ -240,6 +240,8 @@ class Grading:
             if ctx.stop.is_set():
                 return None
             extra["run_ms"] = round(sum(x[1] for x in r.runs))
+            # the correctness phase's seconds: waiting for the GPU, in runs, in the checker
+            extra["run_parts"] = {k: round(x, 3) for k, x in r.spent.items()}
             rec = result(ctx.rub, st, ctx.lab.nn, b, files, r.outcomes, timings,
                          runs=r.runs, extra=extra)
             return self.finish(sd, rec)
@@ -304,7 +306,8 @@ class Grading:
                     self.mark(ph, "check", 1)
         n = 0 if ctx.clock == "wall" else 1
         self.mark(ph, "wait", 0)
-        with self.cores.take(n) as cs:
+        # CPU time: a whole physical core, its SMT siblings idle (Cores)
+        with self.cores.take_whole() if ctx.clock == "cpu" else self.cores.take(n) as cs:
             with (self.gpus.alone() if ctx.slots else _null()) as slot:
                 self.count("timing", 1)
                 self.mark(ph, "wait", 1)

@@ -81,6 +81,8 @@ PHASES = (("build", "building"), ("run", "correctness runs"),
           ("wait", "waiting for a timed slot"), ("timed", "timed runs"),
           ("check", "checking the timed outputs"))
 
+RUN_PARTS = {"gate": "waiting for the GPU", "runs": "in the runs", "checks": "in the checker"}
+
 
 def phase_lines(recs, line):
     """Where the grading's time went: each phase's seconds added over the students whose
@@ -100,6 +102,16 @@ def phase_lines(recs, line):
         return []
     parts = ["%s %.1f s" % (w, sums[k]) for k, w in PHASES if k in sums]
     s = "Where the time went, added over %d students: %s." % (n, ", ".join(parts))
+    rp = {}
+    for r in recs:
+        x = r.get("run_parts") if isinstance(r.get("phases"), dict) else None
+        if isinstance(x, dict):
+            for k in RUN_PARTS:
+                if isinstance(x.get(k), (int, float)):
+                    rp[k] = rp.get(k, 0.0) + max(0.0, float(x[k]))
+    if rp:
+        s += " Of the correctness runs: %s." % ", ".join(
+            "%s %.1f s" % (w, rp[k]) for k, w in RUN_PARTS.items() if k in rp)
     if line is not None and line[1]:
         s += " The timing line held a GPU alone %.1f s in all, in %d turns." % line
     return [s + "\n"]

@@ -1,5 +1,6 @@
 """pools.py: cores one task each (or all for one), GPUs shared by correctness runs and alone
 for a timed run; first come, first served."""
+import os
 import threading
 import time
 import unittest
@@ -35,6 +36,41 @@ class Pools(unittest.TestCase):
         t1.join()
         t2.join()
         self.assertEqual(got, [("all", 3), ("one", 1)])
+
+    def test_a_whole_physical_core(self):
+        """With SMT siblings (0,2) and (1,3): a timed run takes both CPUs of one physical
+        core, and waits while every physical core has a busy CPU."""
+        sib = {0: [0, 2], 2: [0, 2], 1: [1, 3], 3: [1, 3]}
+        c = Cores([0, 1, 2, 3], siblings=lambda x: sib[x])
+        self.assertEqual(c.groups, [(0, 2), (1, 3)])
+        with c.take(1) as a:
+            self.assertEqual(a, [0])
+            with c.take_whole() as w:
+                self.assertEqual(w, [1, 3])
+                self.assertEqual(c.free, [2])
+                got = []
+                t = threading.Thread(target=lambda: got.append(c.acquire_whole()))
+                t.start()
+                time.sleep(0.05)
+                self.assertEqual(got, [])        # 2 is free, its sibling 0 is not
+        t.join(2)
+        self.assertEqual(got, [[0, 2]])
+        c.release(got[0])
+        self.assertEqual(sorted(c.free), [0, 1, 2, 3])
+        # no topology known: each CPU is its own core
+        self.assertEqual(Cores([5, 6], siblings=lambda x: [x]).groups, [(5,), (6,)])
+
+    def test_sysfs_siblings(self):
+        import tempfile
+        from kitgrade.pools import _cpu_list, thread_siblings
+        self.assertEqual(_cpu_list("0-2,8"), [0, 1, 2, 8])
+        self.assertIsNone(_cpu_list("x"))
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(d + "/cpu3/topology")
+            with open(d + "/cpu3/topology/thread_siblings_list", "w") as f:
+                f.write("3,11\n")
+            self.assertEqual(thread_siblings(3, d), [3, 11])
+            self.assertEqual(thread_siblings(4, d), [4])
 
     def test_gpus(self):
         g = Gpus(["0", "1"], share=2)
@@ -167,6 +203,63 @@ class SharedRun(unittest.TestCase):
         self.assertLess(log.index("timed"), log.index("s2 run 1"))
         self.assertTrue(all(len(cs) == 1 for _n, cs in cores_seen))
         self.assertEqual(sorted(c.free), [0, 1])    # every core back
+
+    def test_a_full_gpu_keeps_the_core(self):
+        """Full of other runs (not kept for a timed run): the task waits with its core, and
+        runs on it once a place is free."""
+        g, c = Gpus(["0"], share=1), Cores([0, 1])
+        inside, go, log = threading.Event(), threading.Event(), []
+
+        def first():
+            with Held(c) as h, g.shared_run("0", h):
+                inside.set()
+                go.wait(5)
+
+        def second():
+            with Held(c) as h:
+                mine = list(h.cs)
+                with g.shared_run("0", h):
+                    log.append(h.cs == mine)
+        a = threading.Thread(target=first)
+        a.start()
+        self.assertTrue(inside.wait(5))
+        b = threading.Thread(target=second)
+        b.start()
+        time.sleep(0.1)
+        self.assertEqual((c.free, log), ([], []))     # b waits, its core kept
+        go.set()
+        a.join(5)
+        b.join(5)
+        self.assertEqual(log, [True])
+        self.assertEqual(sorted(c.free), [0, 1])
+
+    def test_no_place_on_the_gpu_while_waiting_for_a_core(self):
+        g, c = Gpus(["0"], share=2), Cores([0])
+        log, build_go, build_in = [], threading.Event(), threading.Event()
+
+        def student():
+            with Held(c) as h, g.shared_run("0", h):
+                log.append("run")
+
+        def build():
+            with c.take(1):
+                build_in.set()
+                build_go.wait(5)
+        with g.alone("0"):              # a timed run: the student gives its core back
+            s = threading.Thread(target=student)
+            s.start()
+            time.sleep(0.1)
+            b = threading.Thread(target=build)
+            b.start()
+            self.assertTrue(build_in.wait(5))
+        time.sleep(0.1)                 # the GPU is open; the student waits for the core
+        self.assertEqual((g.shared["0"], log), (0, []))
+        with g.alone("0"):              # so a second timed run gets the GPU at once
+            log.append("timed")
+        build_go.set()
+        s.join(5)
+        b.join(5)
+        self.assertEqual(log, ["timed", "run"])
 
     def test_an_open_gpu_keeps_the_core(self):
         g, c = Gpus(["0"], share=2), Cores([0, 1, 2])

@@ -109,7 +109,8 @@ class Reports(util.TempCase):
         """Each phase's seconds added over the students that carry phases; an unfinished
         phase or a record without phases adds nothing; the GPU line's hold when there is one."""
         recs = [{"phases": {"build": [0.0, 2.0], "run": [2.5, 4.0], "wait": [4.0, 9.0],
-                            "timed": [9.0, 10.25], "check": [10.25, 10.5]}},
+                            "timed": [9.0, 10.25], "check": [10.25, 10.5]},
+                 "run_parts": {"gate": 0.25, "runs": 1.0, "checks": 0.25}},
                 {"phases": {"build": [1.0, 4.0], "run": [4.0, None]}},
                 {"status": "compile-error"}]
         lines = summary.phase_lines(recs, (7.5, 3))
@@ -121,6 +122,8 @@ class Reports(util.TempCase):
         self.assertIn("waiting for a timed slot 5.0 s", s)
         self.assertIn("timed runs 1.2 s", s)
         self.assertIn("held a GPU alone 7.5 s in all, in 3 turns", s)
+        self.assertIn("Of the correctness runs: waiting for the GPU 0.2 s, in the runs 1.0 s, "
+                      "in the checker 0.2 s.", s)
         self.assertNotIn("held", summary.phase_lines(recs, None)[0])
         self.assertEqual(summary.phase_lines([{"status": "ok"}], (1.0, 1)), [])
         self.assertEqual(summary.phase_lines([{"phases": "x"}], None), [])
