@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # sanitize.sh BIN "ARGS; ARGS; ..." TOOL[,TOOL] - run a lab binary under
 # compute-sanitizer (memcheck, racecheck, ...) on each argument set, with
-# launches synchronised. Exit 0 clean, 1 an error found, 77 no GPU/sanitizer.
+# launches synchronised; memcheck pads every allocation, so a write just past one
+# buffer is seen even where the next buffer follows. Exit 0 clean, 1 an error
+# found, 77 no GPU/sanitizer.
 set -u
 bin=$1 argsets=$2 tools=$3
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
@@ -12,7 +14,7 @@ IFS=';' read -ra sets <<<"$argsets"
 for tool in ${tools//,/ }; do
     for a in "${sets[@]}"; do
         # shellcheck disable=SC2086
-        out=$("$cs" --tool "$tool" --error-exitcode 9 $( [ "$tool" = memcheck ] && echo --leak-check full ) \
+        out=$("$cs" --tool "$tool" --error-exitcode 9 $( [ "$tool" = memcheck ] && echo --leak-check full --padding 4096 ) \
               "$bin" --reps 1 --quiet $a 2>&1); rc=$?
         if [ $rc = 77 ] || grep -q "no CUDA device" <<<"$out"; then
             echo "sanitize: no CUDA device (skipped)"; exit 77
