@@ -68,6 +68,27 @@ def on_cores(cpus):
         os.sched_setaffinity(0, old)
 
 
+def _in_memory(data):
+    """A descriptor of an unnamed in-memory file holding DATA, at its start: the checker's
+    standard input. Fed through a pipe, megabytes went in 64 KiB writes, each waiting for the
+    grader's interpreter lock among dozens of busy threads (a lab-03 student's checks took
+    11 s on the 16-core box, 2.5 s alone)."""
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("kit-output", os.MFD_CLOEXEC)
+    else:
+        import tempfile
+        fd = os.dup(tempfile.TemporaryFile().fileno())
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
 def compare(checker, part, variant, key, args, data, diff=None, cache=None, tol=None,
             timeout=600, cpus=None):
     """The checker's verdict on output DATA (bytes) of VARIANT on the case ARGS with content
@@ -81,17 +102,21 @@ def compare(checker, part, variant, key, args, data, diff=None, cache=None, tol=
     if tol and len(tol) == 2:
         argv += ["--atol", repr(tol[0]), "--rtol", repr(tol[1])]
     argv += ["--"] + list(args)
+    fd = -1
     try:
+        fd = _in_memory(data)
         with on_cores(cpus):
-            p = subprocess.run(argv, input=data, stdout=subprocess.PIPE,
+            p = subprocess.run(argv, stdin=fd, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, timeout=timeout)
     except subprocess.TimeoutExpired:
         return Verdict("wrong", "unusable output: the checker ran past %d s on it" % timeout)
     except OSError as e:
         return Verdict("wrong", "unusable output: the checker could not run (%s)" % e)
+    finally:
+        if fd >= 0:
+            os.close(fd)
     v = parse(p.stdout.decode("utf-8", "replace"), p.returncode)
     if v.status == "wrong" and diff:
-        import os
         if os.path.isfile(diff):
             v.diff = diff
     return v

@@ -48,6 +48,17 @@ class Check(util.TempCase):
         self.assertIn("exit 2", check.compare(chk, "", 2, 0, [], b"?").detail)
         self.assertIn("could not run", check.compare(self.tmp + "/none", "", 1, 0, [], b"").detail)
 
+    def test_megabytes_reach_the_checker_whole(self):
+        """The output goes in as an in-memory file, not through a pipe: all of it, from its
+        first byte, and the descriptor is closed after."""
+        fake = self.write("check-03", "#!/bin/sh\n"
+                          "[ \"$(wc -c)\" = 3000001 ] && echo pass || echo 'bad size'\n", 0o755)
+        before = len(os.listdir("/proc/self/fd"))
+        v = check.compare(fake, "", 1, 0, [], b"a" * 3000000 + b"z")
+        self.assertEqual(v.status, "pass")
+        self.assertEqual(check.compare(fake, "", 1, 0, [], b"a").status, "wrong")
+        self.assertEqual(len(os.listdir("/proc/self/fd")), before)
+
     @unittest.skipUnless(hasattr(os, "sched_setaffinity"), "no CPU affinity here")
     def test_the_checker_runs_on_the_cores_given(self):
         """A checker started for a student runs on the student's core; the calling thread's
