@@ -149,8 +149,9 @@ def result(rub, student, lab_nn, build, files, outcomes=(), timings=None, fixed=
                    "status": o.status, "reason": one_line(o.reason, 1000),
                    "mismatch": o.listing[:4000] if o.listing else None,
                    "diff": o.diff or None} for o in outcomes],
-        "runs": [{"name": n, "wall_ms": _r(w, 1), "rc": rc, "cpu_ms": _r(c, 1)}
-                 for n, w, rc, c in runs],
+        "runs": [dict({"name": x[0], "wall_ms": _r(x[1], 1), "rc": x[2], "cpu_ms": _r(x[3], 1)},
+                      **({"at": x[4]} if len(x) > 4 and x[4] is not None else {}))
+                 for x in runs],
         "graded_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
     }
     rec.update(extra or {})

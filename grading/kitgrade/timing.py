@@ -151,8 +151,10 @@ class Timer:
             srv.finish()
             if cfd is not None:
                 os.close(cfd)
+        from .run import since_start
         self.stu.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
-                              128 + (res.signal or 0), res.cpu_ms))
+                              128 + (res.signal or 0), res.cpu_ms,
+                              since_start(ctx, time.monotonic() - res.wall_ms / 1000.0)))
         trace = None
         if cpath:
             data = fsutil.read_regular(cpath, 512 << 20)

@@ -145,6 +145,13 @@ class CpuLab(Base):
         self.assertLessEqual(t["spread"][0], t["ratio"])
         self.assertTrue(all(c["status"] in ("pass", "n/a") for c in r["cases"]))
         self.assertIsNone(r["variants"][0]["timing"])    # v1 has no speed points: not timed
+        # each run says when it started, inside the student's grading
+        total = r["phases"]["total"]
+        self.assertTrue(r["runs"])
+        for x in r["runs"]:
+            self.assertLessEqual(total[0] - 0.01, x["at"])
+            self.assertLessEqual(x["at"] + x["wall_ms"] / 1000.0, total[1] + 0.01)
+        self.assertEqual(set(r["run_parts"]), {"gate", "runs", "checks"})
 
     def test_grading_txt_and_secret_seed(self):
         with open(os.path.join(self.out, "grading.txt"), encoding="utf-8") as f:
