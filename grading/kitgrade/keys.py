@@ -22,14 +22,15 @@ _REQ = re.compile(r"^(rep|go|done) (\S+) (\d+)$")
 
 
 class KeyServer:
-    """Serve keys to one run while it lasts (build/keyserve, else a thread)."""
+    """Serve keys to one run while it lasts (build/keyserve, else a thread). BATON: one side
+    of a Lockstep (the helper only)."""
 
-    def __new__(cls, max_requests, helper=None, tmp=None):
+    def __new__(cls, max_requests, helper=None, tmp=None, baton=None):
         if cls is KeyServer and helper and os.path.isfile(helper):
             return object.__new__(HelperKeyServer)
         return object.__new__(cls)
 
-    def __init__(self, max_requests, helper=None, tmp=None):
+    def __init__(self, max_requests, helper=None, tmp=None, baton=None):
         self.key_r, self.key_w = os.pipe()     # grader -> harness (the harness's IN)
         self.req_r, self.req_w = os.pipe()     # harness -> grader (the harness's OUT)
         self.max = max_requests
@@ -146,18 +147,25 @@ class KeyServer:
 class HelperKeyServer(KeyServer):
     """The same, answered by build/keyserve; its log read when the run is over."""
 
-    def __init__(self, max_requests, helper=None, tmp=None):
+    def __init__(self, max_requests, helper=None, tmp=None, baton=None):
         KeyServer.__init__(self, max_requests)
         self.helper = helper
         fd, self.log = tempfile.mkstemp(prefix="keys-", dir=tmp)
         self.logfd = fd
         self.proc = None
+        self.baton = baton
 
     def start(self):
-        self.proc = subprocess.Popen(
-            [self.helper, str(self.req_r), str(self.key_w), str(self.logfd), str(self.max)],
-            pass_fds=(self.req_r, self.key_w, self.logfd), stdin=subprocess.DEVNULL)
-        for fd in (self.req_r, self.key_w, self.logfd):
+        fds = (self.req_r, self.key_w, self.logfd)
+        extra = self.baton.fds if self.baton is not None else ()
+        try:
+            self.proc = subprocess.Popen(
+                [self.helper] + [str(x) for x in fds] + [str(self.max)] +
+                [str(x) for x in extra], pass_fds=fds + extra, stdin=subprocess.DEVNULL)
+        finally:
+            if self.baton is not None:
+                self.baton.started()
+        for fd in fds:
             os.close(fd)
         self.req_r = self.key_w = self.logfd = -1
 
@@ -189,3 +197,78 @@ class HelperKeyServer(KeyServer):
                 self.notes.setdefault((t[1], int(t[2])), []).append(int(t[3]))
             elif t[:1] == ["broken"] and not self.broken:
                 self.broken = ln[7:]
+
+
+class Lockstep:
+    """Two timed runs, repetition by repetition (build/keyserve's lockstep): side(0) and
+    side(1) go to the two runs' key servers; once both runs have asked for their first key
+    (or ended), side 0 gets the baton. The grader's copies of the pipes are closed once both
+    servers have started; close() ends what is left."""
+
+    class Side:
+        def __init__(self, pair, fds):
+            self.pair, self.fds = pair, fds
+
+        def started(self):
+            self.pair._started()
+
+    def __init__(self, wait_s=60.0):
+        a_r, a_w = os.pipe()            # the baton to side 0
+        b_r, b_w = os.pipe()            # the baton to side 1
+        self.ready_r, ready_w = os.pipe()
+        self.token = os.dup(a_w)        # the grader's first baton, to side 0
+        self.sides = [self.Side(self, (a_r, b_w, ready_w)), self.Side(self, (b_r, a_w, ready_w))]
+        self._ours = [a_r, a_w, b_r, b_w, ready_w]
+        self._n = 0
+        self._lock = threading.Lock()
+        self._wait_s = wait_s
+        self._thread = threading.Thread(target=self._first_baton, daemon=True)
+        self._thread.start()
+
+    def side(self, i):
+        return self.sides[i]
+
+    def _close_ours(self):
+        for fd in self._ours:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._ours = []
+
+    def _started(self):
+        with self._lock:
+            self._n += 1
+            if self._n == 2:
+                self._close_ours()
+
+    def _first_baton(self):
+        got, end = 0, time.monotonic() + self._wait_s
+        while got < 2 and time.monotonic() < end:
+            r, _, _ = select.select([self.ready_r], [], [], 0.5)
+            if r:
+                b = os.read(self.ready_r, 2 - got)
+                if not b:
+                    break
+                got += len(b)
+        try:
+            os.write(self.token, b"b")
+        except OSError:
+            pass
+        self._close_token()
+
+    def _close_token(self):
+        with self._lock:
+            if self.token >= 0:
+                os.close(self.token)
+                self.token = -1
+
+    def close(self):
+        with self._lock:
+            self._close_ours()
+        self._thread.join(timeout=self._wait_s + 1)
+        self._close_token()
+        try:
+            os.close(self.ready_r)
+        except OSError:
+            pass

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from . import check, cupti, fsutil
-from .keys import KeyServer
+from .keys import KeyServer, Lockstep
 from .rubric import vname
 
 _lock = threading.Lock()
@@ -97,10 +97,11 @@ class Timer:
         self.reps = ctx.rub.perf_reps if not ctx.opts.quick else min(ctx.rub.perf_reps, 5)
 
     # ---------------------------------------------------------------- one process
-    def process(self, who, items, pair, when=""):
+    def process(self, who, items, pair, when="", baton=None):
         """One timed run of ITEMS ([(case, variant)], no variant number twice): one line of
         the harness's --cases each (so a GPU lab starts CUDA once), every repetition's key
-        from the key server, the GPU records in a file of the grader's."""
+        from the key server, the GPU records in a file of the grader's. BATON: its side of a
+        keys.Lockstep (the run then waits for the other's repetitions: twice the time limit)."""
         ctx = self.ctx
         box = self.stu.box if who == "student" else self.ref_box
         rels, lines = {}, []
@@ -118,7 +119,7 @@ class Timer:
             lines.append(line + ["--variant", ",".join(map(str, vs))] + list(case.args) +
                          ["--reps", str(self.reps)])
         srv = KeyServer(len(items) * self.reps, helper=os.path.join(ctx.tools, "keyserve"),
-                        tmp=ctx.tmp)
+                        tmp=ctx.tmp, baton=baton)
         env = ctx.env(self.slot)
         fds = list(srv.child_fds)
         cfd, cpath = None, None
@@ -142,7 +143,8 @@ class Timer:
         srv.start()
         try:
             res = box.run(argv, cwd=box.root, env=env,
-                          limits=ctx.limits("run", scale=2.0 * max(1, len(items) / 2.0)),
+                          limits=ctx.limits("run", scale=2.0 * max(1, len(items) / 2.0) *
+                                            (2 if baton is not None else 1)),
                           stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
                           stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
                           pass_fds=fds, cpus=self.cpus)
@@ -234,8 +236,11 @@ class Timer:
             return bad("impossible-time", "its repetitions did not all say on the key channel "
                                           "when they ran")
         if span == "host":
-            asks = sorted(t for (rv, _k, t) in run.srv.requests if rv == str(v))
-            vc.intervals = [(b - a) / 1e6 for a, b in zip(asks, asks[1:])]
+            # from a key's answer to the next request: the run's own time (in lockstep a
+            # request also waits for the other run's repetition)
+            asks = sorted((t, k) for (rv, k, t) in run.srv.requests if rv == str(v))
+            vc.intervals = [(b - run.srv.keys.get((str(v), k), (None, a))[1]) / 1e6
+                            for (a, k), (b, _k) in zip(asks, asks[1:])]
             # the grader's own clock between the run's go and done notes; the run's own
             # windows where the harness writes no notes
             vc.self_ms = [(w[1] - w[0]) / 1e6 for w in wins] if all(wins) else \
@@ -513,9 +518,7 @@ class Timer:
             if not live or ctx.stop.is_set():
                 break
             order = ("reference", "student") if p % 2 else ("student", "reference")
-            runs = {}
-            for who in order:
-                runs[who] = self.process(who, live, p)
+            runs = self.pair_runs(order, live, p)
             stu = runs["student"]
             if stu.res.extra_processes and len(live) > 1 and later is not None:
                 # whose processes they are is not known: each variant's run of its own says
@@ -543,6 +546,38 @@ class Timer:
                 self.discard(r)
             self.settled(out, live, lo)
         return self.finish_timings(out, items)
+
+    def pair_runs(self, order, live, p):
+        """{who: TimedRun} of one pair. CPU time: the two runs at once on the same core, in
+        lockstep (keys.Lockstep: repetition by repetition, each alone, ORDER[0] first), so a
+        change of the machine's load falls on both; otherwise one after the other."""
+        ctx = self.ctx
+        runs = {}
+        if ctx.clock != "cpu" or not os.path.isfile(os.path.join(ctx.tools, "keyserve")):
+            for who in order:
+                runs[who] = self.process(who, live, p)
+            return runs
+        pair = Lockstep(wait_s=ctx.limits("run").wall_s or 60.0)
+        errors = []
+
+        def second():
+            try:
+                runs[order[1]] = self.process(order[1], live, p, baton=pair.side(1))
+            except BaseException as e:      # handed to the caller's thread
+                errors.append(e)
+        t = threading.Thread(target=second, daemon=True)
+        t.start()
+        try:
+            runs[order[0]] = self.process(order[0], live, p, baton=pair.side(0))
+        except BaseException:
+            pair.close()                    # the other run goes on free, not waiting
+            raise
+        finally:
+            t.join()
+            pair.close()
+        if errors:
+            raise errors[0]
+        return runs
 
     def hidden_work(self, rv, sv, r_ms, s_ms):
         """(ms of a repetition beyond its window, more than the reference's; why that is too

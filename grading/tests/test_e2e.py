@@ -152,6 +152,11 @@ class CpuLab(Base):
             self.assertLessEqual(total[0] - 0.01, x["at"])
             self.assertLessEqual(x["at"] + x["wall_ms"] / 1000.0, total[1] + 0.01)
         self.assertEqual(set(r["run_parts"]), {"gate", "runs", "checks"})
+        # CPU time: a pair's two runs at once, in lockstep on the same core
+        runs = {x["name"]: x for x in r["runs"]}
+        a, b = runs["time-reference-p1"], runs["time-student-p1"]
+        self.assertLess(max(a["at"], b["at"]),
+                        min(a["at"] + a["wall_ms"] / 1e3, b["at"] + b["wall_ms"] / 1e3))
 
     def test_grading_txt_and_secret_seed(self):
         with open(os.path.join(self.out, "grading.txt"), encoding="utf-8") as f:

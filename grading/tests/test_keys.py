@@ -1,10 +1,11 @@
 """keys.py: a key per request, just in time, recorded; anything else on the channel refused."""
 import os
+import threading
 import time
 import unittest
 
 import util
-from kitgrade.keys import HelperKeyServer, KeyServer
+from kitgrade.keys import HelperKeyServer, KeyServer, Lockstep
 
 HELPER = os.path.join(util.GRADING, "build", "keyserve")
 
@@ -112,3 +113,71 @@ class HelperKeys(Keys):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(os.path.isfile(HELPER), "build/keyserve is not built (make -C grading)")
+class LockstepKeys(unittest.TestCase):
+    """Two runs timed as a pair: their repetitions alternate, each alone, from the moment both
+    have started; when one ends, the other runs free."""
+
+    def pair_run(self, reps, delays=(0.0, 0.0), work=0.02):
+        pair = Lockstep(wait_s=5)
+        log, lock = [], threading.Lock()
+        servers = [KeyServer(r, helper=HELPER, tmp=util.tempfile.gettempdir(),
+                             baton=pair.side(i)) for i, r in enumerate(reps)]
+
+        def note(*x):
+            with lock:
+                log.append(x + (time.monotonic(),))
+
+        def harness(i):
+            s = servers[i]
+            time.sleep(delays[i])           # its start-up
+            for k in range(1, reps[i] + 1):
+                note(i, "ask", k)
+                ask(s, "rep 1 %d\n" % k)
+                line = read_line(s.key_r, timeout=5)
+                self.assertTrue(line.startswith("key "), line)
+                ask(s, "go 1 %d\n" % k)
+                note(i, "go", k)
+                time.sleep(work)
+                note(i, "done", k)
+                ask(s, "done 1 %d\n" % k)
+            os.close(s.req_w)               # the run ends: the server reads the end
+            s.req_w = -1
+        for s in servers:
+            s.start()
+        ts = [threading.Thread(target=harness, args=(i,)) for i in range(2)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(20)
+        for s in servers:
+            s.finish()
+        pair.close()
+        for s in servers:
+            self.assertEqual(s.broken, "")
+        return log
+
+    def test_repetitions_alternate(self):
+        log = self.pair_run((3, 3))
+        gos = [(i, k) for i, what, k, _t in log if what == "go"]
+        self.assertEqual(gos, [(0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3)])
+        # never two repetitions at once
+        spans = {}
+        for i, what, k, t in log:
+            spans.setdefault((i, k), {})[what] = t
+        ws = sorted((x["go"], x["done"]) for x in spans.values())
+        for (a0, a1), (b0, b1) in zip(ws, ws[1:]):
+            self.assertLessEqual(a1, b0)
+
+    def test_the_first_baton_waits_for_both_starts(self):
+        log = self.pair_run((2, 2), delays=(0.0, 0.3))
+        first_go = min(t for i, what, k, t in log if what == "go")
+        b_asks = min(t for i, what, k, t in log if i == 1 and what == "ask")
+        self.assertGreaterEqual(first_go, b_asks)
+
+    def test_one_run_ends_the_other_runs_free(self):
+        log = self.pair_run((1, 4))
+        gos = [(i, k) for i, what, k, _t in log if what == "go"]
+        self.assertEqual(gos, [(0, 1), (1, 1), (1, 2), (1, 3), (1, 4)])
