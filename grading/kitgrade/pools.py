@@ -31,8 +31,7 @@ def thread_siblings(cpu, sysfs="/sys/devices/system/cpu"):
 class Cores:
     """The logical CPUs handed out, FIFO. SIBLINGS (cpu -> the CPUs of its physical core,
     default: the kernel's topology) lets a timed run take a whole physical core: with SMT a
-    run whose sibling CPU is busy gets about half the core, so its CPU time, and the speed
-    points of identical copies, swung by 2x on a loaded 16-CPU machine."""
+    run whose sibling CPU is busy gets about half the core, and its CPU time would say so."""
 
     def __init__(self, cores, siblings=thread_siblings):
         self.free = list(cores)
@@ -165,8 +164,8 @@ class Gpus:
         hanging kernel's student held it 50 s, every other student queued behind it). While
         the GPU is kept for a timed run the task gives its cores back (builds go on), and
         once the GPU is open it takes a core again and looks once more; a task never holds
-        a place on the GPU while it waits for a core (16 places held by tasks queued for
-        cores left the GPU idle). When the GPU is only full of other runs, the task waits
+        a place on the GPU while it waits for a core (places held by tasks queued for cores
+        would keep the GPU idle). When the GPU is only full of other runs, the task waits
         with its core: one of them ends soon."""
         while True:
             with self.cv:
