@@ -1,5 +1,6 @@
 """keys.py: a key per request, just in time, recorded; anything else on the channel refused."""
 import os
+import subprocess
 import threading
 import time
 import unittest
@@ -8,6 +9,9 @@ import util
 from kitgrade.keys import HelperKeyServer, KeyServer, Lockstep
 
 HELPER = os.path.join(util.GRADING, "build", "keyserve")
+if not os.path.isfile(HELPER):          # make test runs these before the grader is built
+    subprocess.run(["make", "-s", "-C", util.GRADING, "build/keyserve"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def ask(srv, lines):
