@@ -1,0 +1,83 @@
+"""runcheck.py alone: the checks of one timed run, without a grading around them (a run, a box
+and a checker of the test's own)."""
+import types
+import unittest
+from unittest import mock
+
+import util  # noqa: F401
+from kitgrade import runcheck
+from kitgrade.check import Verdict
+
+
+class Box:
+    """Outputs by path; a missing one reads as a link (tampered)."""
+
+    def __init__(self, files):
+        self.files, self.read = files, []
+
+    def read_file(self, rel, cap):
+        self.read.append(rel)
+        if rel in self.files:
+            return self.files[rel], ""
+        return None, "a symbolic link"
+
+
+class Checks(runcheck.RunChecks):
+    def __init__(self, gpu):
+        self.ctx = types.SimpleNamespace(lab=types.SimpleNamespace(gpu=gpu), checker="chk",
+                                         checks_off={("v2", "impossible-time")},
+                                         max_output=lambda c, v: 1 << 20,
+                                         tol=lambda n: None)
+        self.cpus, self.check_cpus = [3], None
+
+
+def reps(n):
+    return [types.SimpleNamespace(k=k, key="%016x" % (100 + k)) for k in range(1, n + 1)]
+
+
+CASE = types.SimpleNamespace(name="perf1", part="", args=["--size", "8x8"])
+
+
+class RunCheck(unittest.TestCase):
+    def test_key_int(self):
+        self.assertEqual(runcheck._key_int("ff"), 255)
+        self.assertEqual(runcheck._key_int("0xFF"), 255)
+        self.assertEqual(runcheck._key_int("zz"), -1)
+
+    def test_off(self):
+        c = Checks(False)
+        self.assertTrue(c.off("v2", "impossible-time"))
+        self.assertFalse(c.off("v2", "replayed"))
+
+    def picked(self, gpu, n=10, verdict="pass", files=True):
+        c = Checks(gpu)
+        box = Box({"d/v2.r%d.bin" % k: b"x" for k in range(1, n + 1)} if files else {})
+        run = types.SimpleNamespace(box=box, rel={("perf1", 2): "d"})
+        vc = runcheck.VarCheck()
+        with mock.patch.object(runcheck.check, "compare",
+                               return_value=Verdict(verdict, "3 of 64 values wrong")) as cmp:
+            why = c.check_reps(run, CASE, 2, reps(n), vc)
+        return why, vc, cmp
+
+    def test_the_last_repetition_and_others_picked_after_the_run(self):
+        why, vc, cmp = self.picked(gpu=False)
+        self.assertIsNone(why)
+        self.assertEqual(len(vc.checked), 3)            # CPU: the last and two others
+        self.assertIn(10, vc.checked)
+        keys = sorted(call.args[3] for call in cmp.call_args_list)
+        self.assertEqual(keys, sorted(100 + k for k in vc.checked))   # each with its own key
+        self.assertTrue(all(call.kwargs["cpus"] == [3] for call in cmp.call_args_list))
+        why, vc, _ = self.picked(gpu=True)
+        self.assertEqual(len(vc.checked), 2)            # GPU: the last and one other
+        self.assertIn(10, vc.checked)
+
+    def test_a_wrong_or_missing_output(self):
+        why, _vc, _ = self.picked(gpu=False, verdict="wrong")
+        self.assertEqual(why[0], "replayed")
+        self.assertIn("3 of 64 values wrong", why[1])
+        why, _vc, _ = self.picked(gpu=False, files=False)
+        self.assertEqual(why[0], "forbidden")
+
+
+if __name__ == "__main__":
+    unittest.main()
