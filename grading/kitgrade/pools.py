@@ -46,36 +46,31 @@ class Cores:
                 groups.append(g)
         self.groups = groups
 
-    def acquire(self, n=1):
-        """N cores (all of them when N is 0 or more than there are), FIFO."""
-        n = len(self.all) if n <= 0 or n > len(self.all) else n
-        with self.cv:
-            self.ticket += 1
-            me = self.ticket
-            self.queue.append(me)
-            while self.queue[0] != me or len(self.free) < n:
-                self.cv.wait()
-            self.queue.pop(0)
-            got, self.free = self.free[:n], self.free[n:]
-            self.cv.notify_all()
-        return got
-
-    def acquire_whole(self):
-        """The CPUs of one physical core, all free at once, FIFO (the first CPU first)."""
+    def _acquire(self, pick):
+        """FIFO: wait for our turn and for PICK(free) to name the CPUs to take."""
         with self.cv:
             self.ticket += 1
             me = self.ticket
             self.queue.append(me)
             while True:
-                if self.queue[0] == me:
-                    g = next((g for g in self.groups if all(c in self.free for c in g)), None)
-                    if g is not None:
-                        break
+                got = pick(self.free) if self.queue[0] == me else None
+                if got is not None:
+                    break
                 self.cv.wait()
             self.queue.pop(0)
-            self.free = [c for c in self.free if c not in g]
+            self.free = [c for c in self.free if c not in got]
             self.cv.notify_all()
-        return list(g)
+        return list(got)
+
+    def acquire(self, n=1):
+        """N cores (all of them when N is 0 or more than there are), FIFO."""
+        n = len(self.all) if n <= 0 or n > len(self.all) else n
+        return self._acquire(lambda free: free[:n] if len(free) >= n else None)
+
+    def acquire_whole(self):
+        """The CPUs of one physical core, all free at once, FIFO (the first CPU first)."""
+        return self._acquire(lambda free: next(
+            (g for g in self.groups if all(c in free for c in g)), None))
 
     @contextmanager
     def take_whole(self):
@@ -111,9 +106,7 @@ class Held:
         return self
 
     def __exit__(self, *exc):
-        if self.cs is not None:
-            self.pool.release(self.cs)
-            self.cs = None
+        self.give_back()
 
     def give_back(self):
         if self.cs is not None:
@@ -146,9 +139,12 @@ class Gpus:
         try:
             yield slot
         finally:
-            with self.cv:
-                self.shared[slot] -= 1
-                self.cv.notify_all()
+            self._leave(slot)
+
+    def _leave(self, slot):
+        with self.cv:
+            self.shared[slot] -= 1
+            self.cv.notify_all()
 
     def _open(self, slot):
         return not (self.excl[slot] or self.waiting[slot] or self.shared[slot] >= self.share)
@@ -184,9 +180,7 @@ class Gpus:
         try:
             yield slot
         finally:
-            with self.cv:
-                self.shared[slot] -= 1
-                self.cv.notify_all()
+            self._leave(slot)
 
     @contextmanager
     def alone(self, slot=None):

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Set
 
 from .boxfiles import _under
 from .cgroups import _RunCgroup
-from .procfs import (_descendants, _kill, _owner, _pids_of_uid, _proc_stats, _proc_table, _read_or, _running,
-                     parse_gpu_apps, parse_nspid)
+from .procfs import (_descendants, _kill, _owner, _pids_of_uid, _proc_stats, _proc_table,
+                     _read_or, _running, parse_gpu_apps, parse_nspid)
 from .sbtypes import MB, Limits, Result, SandboxError
 
 if TYPE_CHECKING:
