@@ -197,7 +197,7 @@ class Runner:
         with self.gate() if self.gate is not None else contextlib.nullcontext():
             t1 = time.monotonic()
             res = self.box.run(argv, cwd=self.box.root,
-                               env=env or self.ctx.env(self.slot), limits=limits or
+                               env=env or self.run_env(), limits=limits or
                                self.ctx.limits("run"), stdout=so, stderr=se, pass_fds=pass_fds,
                                cpus=cpus if cpus is not None else self.cpus)
         t2 = time.monotonic()
@@ -206,6 +206,13 @@ class Runner:
         self.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
                           128 + (res.signal or 0), res.cpu_ms, since_start(self.ctx, t1)))
         return res, se
+
+    def run_env(self):
+        """A correctness run's environment: on a GPU, waits for it sleep (KIT_GPU_WAIT=block)
+        instead of spinning, so that the runs sharing it leave the cores to builds and
+        checks while the GPU serves one of them."""
+        return self.ctx.env(self.slot, {"KIT_GPU_WAIT": "block"} if self.slot is not None
+                            else None)
 
     def compare(self, case, v, key, data, diff=None):
         """The checker's verdict on DATA, on the cores the student holds (timed in SPENT)."""

@@ -57,6 +57,15 @@ class Classify(util.TempCase):
         k = rep_key(case_seed(self.ctx.cases[0].args), "", v, 1) if key is None else key
         return ("status ok\nrep 1 %016x 1 2 0.1 0.1\n" % k).encode()
 
+    def test_gpu_runs_wait_asleep(self):
+        """A correctness run on a GPU is told to sleep while it waits for it (the GPU is
+        shared); without a GPU slot nothing is added."""
+        box = util.DictBox({})
+        on_gpu = Runner(self.ctx, box, os.path.join(self.tmp, "sd"), slot="0").run_env()
+        self.assertEqual((on_gpu["KIT_GPU_WAIT"], on_gpu["CUDA_VISIBLE_DEVICES"]), ("block", "0"))
+        self.assertNotIn("KIT_GPU_WAIT", Runner(self.ctx, box, os.path.join(self.tmp, "sd2"))
+                         .run_env())
+
     def test_statuses(self):
         ok = self.ok()
         good = {"run/a/v1.txt": ok, "run/a/v1.bin": b"good", "run/a/v1.r1.bin": b"good"}
