@@ -23,6 +23,7 @@ options:
   --out OUT              where the grades, reports and work folders go
   --jobs N               builds and correctness runs at once (default: every core)
   --gpus LIST            GPUs to run on, e.g. 0,1; timed runs alone on each (default: all)
+  --gpu-share N          correctness runs at once on one GPU (default: the --jobs count)
   --timeout S            wall-clock limit of one run in seconds (default: the rubric's)
   --seed S               the grading seed the hidden cases are drawn from (default: a random
                          one, kept secret in OUT/grading.txt and kept on resume)
@@ -43,8 +44,8 @@ exit codes: 0 graded, 1 interrupted or the grader failed, 2 bad usage
 
 USAGE = USAGE.replace("\nexit codes:", wfopts.USAGE + slurmopts.USAGE + "\nexit codes:")
 
-VALUED = _VALUED = ("--lab", "--submissions", "--out", "--jobs", "--gpus", "--timeout", "--seed",
-           "--sandbox", "--rubric", "--kit")
+VALUED = _VALUED = ("--lab", "--submissions", "--out", "--jobs", "--gpu-share", "--gpus",
+                    "--timeout", "--seed", "--sandbox", "--rubric", "--kit")
 _FLAGS = ("--profile", "--sanitize", "--force", "--quick", "--keep-work", "--quiet",
           "--print-cases", "--help", "-h")
 
@@ -59,6 +60,7 @@ class Options:
     submissions: str = ""
     out: str = ""
     jobs: int = 0
+    gpu_share: int = 0      # 0: the --jobs count
     gpus: Optional[List[str]] = None
     timeout: Optional[int] = None
     seed: Optional[int] = None
@@ -146,6 +148,11 @@ def parse(argv):
         if not re.fullmatch(r"[1-9][0-9]*", jobs):
             raise UsageError("--jobs must be a positive integer, not '%s'" % jobs)
         o.jobs = int(jobs)
+    share = vals.get("--gpu-share")
+    if share is not None:
+        if not re.fullmatch(r"[1-9][0-9]*", share):
+            raise UsageError("--gpu-share must be a positive integer, not '%s'" % share)
+        o.gpu_share = int(share)
     t = vals.get("--timeout")
     if t is not None:
         if not re.fullmatch(r"[1-9][0-9]*", t):

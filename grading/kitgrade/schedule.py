@@ -30,7 +30,7 @@ class Grading:
         cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
             list(range(os.cpu_count() or 1))
         self.cores = Cores(cores[:max(jobs, 1)] if jobs < len(cores) else cores)
-        self.gpus = Gpus(ctx.slots, share=max(2, jobs))
+        self.gpus = Gpus(ctx.slots, share=ctx.opts.gpu_share or max(2, jobs))
         self.line = TimingLine(self.gpus, self.cores, ctx.slots) if ctx.slots else None
         self.ref_ready = threading.Event()
         self.ref_box = None

@@ -21,13 +21,13 @@ class Cli(unittest.TestCase):
 
     def test_full_command_line(self):
         o = self.parse("--lab", "3", "--submissions", self.d, "--out", "/tmp/g0,1", "--jobs",
-                       "4", "--gpus", "0,1", "--timeout", "10", "--seed", "4242", "--quick",
+                       "4", "--gpu-share", "3", "--gpus", "0,1", "--timeout", "10", "--seed", "4242", "--quick",
                        "--sanitize", "--profile", "--force", "--keep-work", "--quiet",
                        "--sandbox", "none", "--rubric", "r.rubric")
         self.assertEqual((o.lab, o.out, o.jobs, o.gpus, o.timeout, o.seed, o.sandbox),
                          ("03", "/tmp/g0,1", 4, ["0", "1"], 10, 4242, "none"))
         self.assertTrue(o.quick and o.sanitize and o.profile and o.force and o.keep_work)
-        self.assertEqual(o.rubric, "r.rubric")
+        self.assertEqual((o.rubric, o.gpu_share), ("r.rubric", 3))
 
     def test_equals_form_and_lab_folder_names(self):
         o = self.parse("--lab=01_cpu_conv", "--submissions=" + self.d, "--out=x")
@@ -41,6 +41,7 @@ class Cli(unittest.TestCase):
         base = ["--lab", "01", "--submissions", self.d, "--out", "o"]
         self.bad("lab number", "--lab", "x1", "--submissions", self.d, "--out", "o")
         self.bad("--jobs must be", *base, "--jobs", "0")
+        self.bad("--gpu-share must be", *base, "--gpu-share", "0")
         self.bad("--timeout must be", *base, "--timeout", "1.5")
         self.bad("--seed must be", *base, "--seed", "-3")
         self.bad("--gpus must be", *base, "--gpus", "0,,1")

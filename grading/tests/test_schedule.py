@@ -15,7 +15,7 @@ from kitgrade import schedule  # noqa: E402
 def fake_ctx(slots):
     return types.SimpleNamespace(
         slots=slots, stop=threading.Event(), wf=object(), out="/nonexistent",
-        cases=[], opts=types.SimpleNamespace(quiet=True))
+        cases=[], opts=types.SimpleNamespace(quiet=True, gpu_share=0))
 
 
 class Flight(schedule.Grading):
