@@ -3,11 +3,14 @@
  * after shared memory, each one taken:
  *   planar channels, so that four neighbouring bytes of a channel are one
  *   32-bit word; a shared tile per plane copied in 16-byte pieces (fewer and
- *   wider requests); PW x PH pixels a thread (8x4 by default), each input
- *   row loaded once from the tile serving all the patch's rows (more work per
- *   thread, independent sums); four taps an instruction (dp4a, exact integer
- *   sums); results clamped and packed four to a word by cvt.pack.sat. One
- *   kernel per radius and patch shape, so that the loops unroll.
+ *   wider requests); PW x PH pixels a thread (16x2 by default), the input
+ *   rows under each output row loaded from the tile in whole words (more
+ *   work per thread, independent sums); four taps an instruction (dp4a,
+ *   exact integer sums), the taps placed where each output's bytes lie in
+ *   the words, so that no output needs its bytes moved, and the bytes left
+ *   over gathered from several rows into one more dp4a; results clamped and
+ *   packed four to a word by cvt.pack.sat. One kernel per radius and patch
+ *   shape, so that the loops unroll.
  *
  * Sections: device helpers, kernels, launchers.
  */
@@ -15,9 +18,38 @@
 
 /* ----------------------------------------------------------- device helpers */
 
-#define V6_TAP_WORDS 2 /* four 8-bit taps a word, two words per filter row */
-/* filter row i, word t: taps 4t .. 4t+3 of row i as signed bytes (zero past the row) */
-__constant__ int c_taps8[(2 * CONV_RGB_MAX_RADIUS + 1) * V6_TAP_WORDS];
+/* Where an output's taps fall in the words of a row. Output p of a patch
+ * reads bytes b0 .. b0+2R of each input row's words w[] (w[0] is the byte 4
+ * left of the patch), b0 = 4 - R + p: its phase ph = b0 % 4 and word
+ * a = b0 / 4. The 2R+1 bytes lie in w[a] (n0 of them, from byte ph) and
+ * w[a+1] (the other n1, from byte 0). One dp4a per row takes the word that
+ * holds more of them (its main word), the taps placed at their bytes, so no
+ * output needs its bytes moved into a word of its own. The bytes left over
+ * in the other word (L = min(n0, n1) a row: 1 or 2 at R = 2) of several
+ * rows are gathered into one word (4 rows of 1 byte, 2 rows of 2 bytes) for
+ * one more dp4a: at R = 2, 7 or 8 dp4a an output instead of 10. The taps of
+ * each phase: slot i <= 2R the main word of row i, slot 2R+1+g the word of
+ * leftover group g. */
+#define V6_SLOTS (2 * CONV_RGB_MAX_RADIUS + 1 + 3)
+__host__ __device__ static inline int v6_n0(int R, int ph) /* bytes in w[a] */
+{
+    return 2 * R + 1 < 4 - ph ? 2 * R + 1 : 4 - ph;
+}
+__host__ __device__ static inline int v6_main_hi(int R, int ph) /* main word w[a+1] */
+{
+    return 2 * R + 1 - v6_n0(R, ph) > v6_n0(R, ph);
+}
+__host__ __device__ static inline int v6_left(int R, int ph) /* leftover bytes a row */
+{
+    const int n0 = v6_n0(R, ph), n1 = 2 * R + 1 - n0;
+    return n0 < n1 ? n0 : n1;
+}
+__host__ __device__ static inline int v6_group(int R, int ph) /* rows a leftover word */
+{
+    return v6_left(R, ph) == 1 ? 4 : 2;
+}
+/* phase ph, slot: four signed 8-bit taps (zero where no tap) */
+__constant__ int c_taps8[4 * V6_SLOTS];
 __constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
 
 /* acc + four unsigned bytes (pixels) times four signed bytes (taps): one
@@ -73,11 +105,12 @@ __device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsi
     // plane blockIdx.z. 1) Copy the tile rows y0-R .. y0+th+R-1, bytes
     // x0-CONV_V6_LEAD .. into extern __shared__ uint4 s_tile[] (row pitch as in
     // conv_rgb_v6_smem), 16 bytes a load where width % 16 == 0, zeros outside;
-    // __syncthreads(). 2) Per input row of the patch, v6_row_words(), then for
-    // each output p and tap word t the four bytes under those taps
-    // (__byte_perm when they straddle two words) into dot4() with
-    // c_taps8[i * V6_TAP_WORDS + t] for every output row r it feeds (i = k - r).
-    // Start the sums at (1 << c_shift8) >> 1. 3) Store pack4(sum >> c_shift8, ...).
+    // __syncthreads(). 2) For output row r, v6_row_words() of tile rows
+    // py+r .. py+r+2R; for output p (phase ph, word a: see c_taps8) one dot4()
+    // a row with its main word w[i][a + v6_main_hi()] and c_taps8 slot i, then
+    // the leftover bytes of v6_group() rows at a time gathered by __byte_perm
+    // into one word, with slot 2R+1+group. Start the sums at
+    // (1 << c_shift8) >> 1. 3) Store pack4(sum >> c_shift8, ...).
 }
 
 /* One kernel per radius and patch, so that the body's loops unroll. */
@@ -132,13 +165,31 @@ int conv_rgb_v6_upload_taps(const signed char *h_taps8, int shift, int radius)
 {
     KIT_REQUIRE(h_taps8 != NULL);
     KIT_REQUIRE(radius >= 1 && radius <= CONV_RGB_MAX_RADIUS && shift >= 0 && shift <= 24);
-    const int size = 2 * radius + 1;
-    int words[(2 * CONV_RGB_MAX_RADIUS + 1) * V6_TAP_WORDS] = {0};
-    for (int i = 0; i < size; i++)
-        for (int j = 0; j < size; j++)
-            words[i * V6_TAP_WORDS + j / 4] |=
-                (int)((unsigned int)(unsigned char)h_taps8[i * size + j] << (8 * (j % 4)));
-    CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, words, sizeof words));
+    const int R = radius, size = 2 * R + 1;
+    unsigned char words[4][V6_SLOTS][4] = {{{0}}}; /* phase, slot, byte */
+    for (int ph = 0; ph < 4; ph++) {
+        const int n0 = v6_n0(R, ph), hi = v6_main_hi(R, ph), left = v6_left(R, ph);
+        const int g = v6_group(R, ph), c0 = hi ? 0 : n0; /* first leftover tap */
+        for (int i = 0; i < size; i++) {
+            const unsigned char *t = (const unsigned char *)h_taps8 + i * size;
+            for (int j = 0; j < size; j++) /* main word: taps at their bytes */
+                if (hi ? j >= n0 : j < n0)
+                    words[ph][i][hi ? j - n0 : ph + j] = t[j];
+            if (left == 0)
+                continue;
+            const int i0 = i / g * g, n = size - i0 < g ? size - i0 : g; /* its group */
+            unsigned char *gw = words[ph][size + i / g];
+            for (int l = 0; l < left; l++) /* alone: at its bytes; else gathered */
+                gw[n == 1 ? (hi ? ph : 0) + l : (i - i0) * left + l] = t[c0 + l];
+        }
+    }
+    int h_words[4 * V6_SLOTS];
+    for (int k = 0; k < 4 * V6_SLOTS; k++) {
+        const unsigned char *b = words[k / V6_SLOTS][k % V6_SLOTS];
+        h_words[k] = (int)((unsigned int)b[0] | (unsigned int)b[1] << 8 |
+                           (unsigned int)b[2] << 16 | (unsigned int)b[3] << 24);
+    }
+    CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, h_words, sizeof h_words));
     CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
     return KIT_OK;
 }

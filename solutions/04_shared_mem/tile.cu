@@ -3,11 +3,14 @@
  * after shared memory, each one taken:
  *   planar channels, so that four neighbouring bytes of a channel are one
  *   32-bit word; a shared tile per plane copied in 16-byte pieces (fewer and
- *   wider requests); PW x PH pixels a thread (8x4 by default), each input
- *   row loaded once from the tile serving all the patch's rows (more work per
- *   thread, independent sums); four taps an instruction (dp4a, exact integer
- *   sums); results clamped and packed four to a word by cvt.pack.sat. One
- *   kernel per radius and patch shape, so that the loops unroll.
+ *   wider requests); PW x PH pixels a thread (16x2 by default), the input
+ *   rows under each output row loaded from the tile in whole words (more
+ *   work per thread, independent sums); four taps an instruction (dp4a,
+ *   exact integer sums), the taps placed where each output's bytes lie in
+ *   the words, so that no output needs its bytes moved, and the bytes left
+ *   over gathered from several rows into one more dp4a; results clamped and
+ *   packed four to a word by cvt.pack.sat. One kernel per radius and patch
+ *   shape, so that the loops unroll.
  *
  * Sections: device helpers, kernels, launchers.
  */
@@ -15,9 +18,38 @@
 
 /* ----------------------------------------------------------- device helpers */
 
-#define V6_TAP_WORDS 2 /* four 8-bit taps a word, two words per filter row */
-/* filter row i, word t: taps 4t .. 4t+3 of row i as signed bytes (zero past the row) */
-__constant__ int c_taps8[(2 * CONV_RGB_MAX_RADIUS + 1) * V6_TAP_WORDS];
+/* Where an output's taps fall in the words of a row. Output p of a patch
+ * reads bytes b0 .. b0+2R of each input row's words w[] (w[0] is the byte 4
+ * left of the patch), b0 = 4 - R + p: its phase ph = b0 % 4 and word
+ * a = b0 / 4. The 2R+1 bytes lie in w[a] (n0 of them, from byte ph) and
+ * w[a+1] (the other n1, from byte 0). One dp4a per row takes the word that
+ * holds more of them (its main word), the taps placed at their bytes, so no
+ * output needs its bytes moved into a word of its own. The bytes left over
+ * in the other word (L = min(n0, n1) a row: 1 or 2 at R = 2) of several
+ * rows are gathered into one word (4 rows of 1 byte, 2 rows of 2 bytes) for
+ * one more dp4a: at R = 2, 7 or 8 dp4a an output instead of 10. The taps of
+ * each phase: slot i <= 2R the main word of row i, slot 2R+1+g the word of
+ * leftover group g. */
+#define V6_SLOTS (2 * CONV_RGB_MAX_RADIUS + 1 + 3)
+__host__ __device__ static inline int v6_n0(int R, int ph) /* bytes in w[a] */
+{
+    return 2 * R + 1 < 4 - ph ? 2 * R + 1 : 4 - ph;
+}
+__host__ __device__ static inline int v6_main_hi(int R, int ph) /* main word w[a+1] */
+{
+    return 2 * R + 1 - v6_n0(R, ph) > v6_n0(R, ph);
+}
+__host__ __device__ static inline int v6_left(int R, int ph) /* leftover bytes a row */
+{
+    const int n0 = v6_n0(R, ph), n1 = 2 * R + 1 - n0;
+    return n0 < n1 ? n0 : n1;
+}
+__host__ __device__ static inline int v6_group(int R, int ph) /* rows a leftover word */
+{
+    return v6_left(R, ph) == 1 ? 4 : 2;
+}
+/* phase ph, slot: four signed 8-bit taps (zero where no tap) */
+__constant__ int c_taps8[4 * V6_SLOTS];
 __constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
 
 /* acc + four unsigned bytes (pixels) times four signed bytes (taps): one
@@ -112,12 +144,17 @@ __device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsi
     const int gx0 = x0 - CONV_V6_LEAD, gy0 = y0 - R; /* picture position of tile byte 0 */
 
     if (width % 16 == 0 && tw % 16 == 0) {
-        /* 16-byte pieces, each wholly inside or outside its row: piece i of
-         * the tile is row i / vpr, bytes 16*(i % vpr) .., so shared piece i */
+        /* 16-byte pieces, each wholly inside or outside its row (shared piece
+         * r * vpr + q is row r, bytes 16q ..). Warp w takes rows w, w + nw, ..
+         * and its lanes the pieces of those rows in turn: no division */
         const int vpr = pitch / 16;
-        int r = tid / vpr, q = tid - r * vpr;               /* this thread's first piece */
-        const int dr = nthreads / vpr, dq = nthreads - dr * vpr; /* the step to its next */
-        int i = tid;
+        const int nw = (nthreads + 31) / 32, w = tid / 32;
+        const int lanes = min(32, nthreads - 32 * w); /* the warp's threads */
+        int r = w, q = tid - 32 * w;                    /* this thread's first piece */
+        while (q >= vpr) { /* rows of fewer pieces than the warp has threads */
+            q -= vpr;
+            r += nw;
+        }
         while (r < rows) {
             uint4 v[V6_BATCH];
             int at[V6_BATCH];
@@ -129,14 +166,12 @@ __device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsi
                     const int gy = gy0 + r, gx = gx0 + 16 * q;
                     if (gy >= 0 && gy < height && gx >= 0 && gx < width)
                         v[u] = __ldg((const uint4 *)(in + (size_t)gy * width + gx));
-                    at[u] = i;
+                    at[u] = r * vpr + q;
                 }
-                i += nthreads;
-                r += dr;
-                q += dq;
-                if (q >= vpr) {
+                q += lanes;
+                while (q >= vpr) { /* on to the warp's next row */
                     q -= vpr;
-                    r++;
+                    r += nw;
                 }
             }
 #pragma unroll
@@ -163,34 +198,45 @@ __device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsi
     const int shift = c_shift8;
     const int half = (1 << shift) >> 1; /* rounding: floor(sum / 2^shift + 1/2) */
     int acc[V6_PH_MAX][V6_PW_MAX];
+    /* output row r reads tile rows py + r .. py + r + 2R (input rows
+     * y0+py+r-R ..), filter row i from tile row py + r + i */
 #pragma unroll
-    for (int r = 0; r < PH; r++)
+    for (int r = 0; r < PH; r++) {
+        unsigned int w[2 * CONV_RGB_MAX_RADIUS + 1][V6_PW_MAX / 4 + 3];
 #pragma unroll
-        for (int p = 0; p < PW; p++)
-            acc[r][p] = half;
-    /* tile row py + k holds input row y0+py-R+k, which feeds output row
-     * py + r through filter row i = k - r */
-#pragma unroll
-    for (int k = 0; k < PH + 2 * R; k++) {
-        unsigned int w[V6_PW_MAX / 4 + 3];
-        v6_row_words(s + (py + k) * pitch + CONV_V6_LEAD + px, w, PW);
+        for (int i = 0; i <= 2 * R; i++)
+            v6_row_words(s + (py + r + i) * pitch + CONV_V6_LEAD + px, w[i], PW);
 #pragma unroll
         for (int p = 0; p < PW; p++) {
+            const int b0 = 4 - R + p, ph = b0 % 4, a = b0 / 4;
+            const int hi = v6_main_hi(R, ph), left = v6_left(R, ph), g = v6_group(R, ph);
+            const int lw = hi ? a : a + 1, lp = hi ? ph : 0; /* leftover word, first byte */
+            const int *taps = c_taps8 + ph * V6_SLOTS;
+            int sum = half;
 #pragma unroll
-            for (int t = 0; t < (2 * R + 1 + 3) / 4; t++) {
-                /* the four bytes under taps 4t .. 4t+3 of output p start at
-                 * byte o of w[] (w[0] is byte px-4) */
-                const int o = 4 - R + p + 4 * t;
-                const unsigned int win =
-                    (o % 4) ? __byte_perm(w[o / 4], w[o / 4 + 1], 0x3210 + 0x1111 * (o % 4))
-                            : w[o / 4];
+            for (int i = 0; i <= 2 * R; i++)
+                sum = dot4(w[i][a + hi], taps[i], sum);
+            if (left > 0) {
 #pragma unroll
-                for (int r = 0; r < PH; r++) {
-                    const int i = k - r;
-                    if (i >= 0 && i <= 2 * R)
-                        acc[r][p] = dot4(win, c_taps8[i * V6_TAP_WORDS + t], acc[r][p]);
+                for (int i0 = 0; i0 <= 2 * R; i0 += g) {
+                    const int n = 2 * R + 1 - i0 < g ? 2 * R + 1 - i0 : g; /* rows here */
+                    unsigned int x = w[i0][lw]; /* one row: its word as it is */
+                    if (n > 1 && left == 2) /* two bytes of two rows */
+                        x = __byte_perm(w[i0][lw], w[i0 + 1][lw],
+                                        lp | (lp + 1) << 4 | (lp + 4) << 8 | (lp + 5) << 12);
+                    if (n > 1 && left == 1) { /* one byte of each of 2..4 rows */
+                        const int sel = lp | (lp + 4) << 4;
+                        x = __byte_perm(w[i0][lw], w[i0 + 1][lw], sel);
+                        if (n == 3)
+                            x = __byte_perm(x, w[i0 + 2][lw], 0x10 | (lp + 4) << 8);
+                        if (n == 4)
+                            x = __byte_perm(x, __byte_perm(w[i0 + 2][lw], w[i0 + 3][lw], sel),
+                                            0x5410);
+                    }
+                    sum = dot4(x, taps[2 * R + 1 + i0 / g], sum);
                 }
             }
+            acc[r][p] = sum;
         }
     }
     unsigned char *out = d_out + blockIdx.z * plane;
@@ -201,10 +247,16 @@ __device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsi
         if (y >= height)
             break;
         unsigned int o[V6_PW_MAX / 4] = {0u, 0u, 0u, 0u};
+        if (shift == 0) /* whole-number weights (laplace5, sharpen3): no division */
 #pragma unroll
-        for (int q = 0; q < PW / 4; q++)
-            o[q] = pack4(acc[r][4 * q] >> shift, acc[r][4 * q + 1] >> shift,
-                         acc[r][4 * q + 2] >> shift, acc[r][4 * q + 3] >> shift);
+            for (int q = 0; q < PW / 4; q++)
+                o[q] = pack4(acc[r][4 * q], acc[r][4 * q + 1], acc[r][4 * q + 2],
+                             acc[r][4 * q + 3]);
+        else
+#pragma unroll
+            for (int q = 0; q < PW / 4; q++)
+                o[q] = pack4(acc[r][4 * q] >> shift, acc[r][4 * q + 1] >> shift,
+                             acc[r][4 * q + 2] >> shift, acc[r][4 * q + 3] >> shift);
         unsigned char *orow = out + (size_t)y * width + x;
         if (width % PW == 0) { /* aligned, and the whole patch row is inside */
             if (PW == 4)
@@ -226,11 +278,12 @@ __device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsi
     // plane blockIdx.z. 1) Copy the tile rows y0-R .. y0+th+R-1, bytes
     // x0-CONV_V6_LEAD .. into extern __shared__ uint4 s_tile[] (row pitch as in
     // conv_rgb_v6_smem), 16 bytes a load where width % 16 == 0, zeros outside;
-    // __syncthreads(). 2) Per input row of the patch, v6_row_words(), then for
-    // each output p and tap word t the four bytes under those taps
-    // (__byte_perm when they straddle two words) into dot4() with
-    // c_taps8[i * V6_TAP_WORDS + t] for every output row r it feeds (i = k - r).
-    // Start the sums at (1 << c_shift8) >> 1. 3) Store pack4(sum >> c_shift8, ...).
+    // __syncthreads(). 2) For output row r, v6_row_words() of tile rows
+    // py+r .. py+r+2R; for output p (phase ph, word a: see c_taps8) one dot4()
+    // a row with its main word w[i][a + v6_main_hi()] and c_taps8 slot i, then
+    // the leftover bytes of v6_group() rows at a time gathered by __byte_perm
+    // into one word, with slot 2R+1+group. Start the sums at
+    // (1 << c_shift8) >> 1. 3) Store pack4(sum >> c_shift8, ...).
     <<< STUDENT */
 }
 
@@ -286,13 +339,31 @@ int conv_rgb_v6_upload_taps(const signed char *h_taps8, int shift, int radius)
 {
     KIT_REQUIRE(h_taps8 != NULL);
     KIT_REQUIRE(radius >= 1 && radius <= CONV_RGB_MAX_RADIUS && shift >= 0 && shift <= 24);
-    const int size = 2 * radius + 1;
-    int words[(2 * CONV_RGB_MAX_RADIUS + 1) * V6_TAP_WORDS] = {0};
-    for (int i = 0; i < size; i++)
-        for (int j = 0; j < size; j++)
-            words[i * V6_TAP_WORDS + j / 4] |=
-                (int)((unsigned int)(unsigned char)h_taps8[i * size + j] << (8 * (j % 4)));
-    CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, words, sizeof words));
+    const int R = radius, size = 2 * R + 1;
+    unsigned char words[4][V6_SLOTS][4] = {{{0}}}; /* phase, slot, byte */
+    for (int ph = 0; ph < 4; ph++) {
+        const int n0 = v6_n0(R, ph), hi = v6_main_hi(R, ph), left = v6_left(R, ph);
+        const int g = v6_group(R, ph), c0 = hi ? 0 : n0; /* first leftover tap */
+        for (int i = 0; i < size; i++) {
+            const unsigned char *t = (const unsigned char *)h_taps8 + i * size;
+            for (int j = 0; j < size; j++) /* main word: taps at their bytes */
+                if (hi ? j >= n0 : j < n0)
+                    words[ph][i][hi ? j - n0 : ph + j] = t[j];
+            if (left == 0)
+                continue;
+            const int i0 = i / g * g, n = size - i0 < g ? size - i0 : g; /* its group */
+            unsigned char *gw = words[ph][size + i / g];
+            for (int l = 0; l < left; l++) /* alone: at its bytes; else gathered */
+                gw[n == 1 ? (hi ? ph : 0) + l : (i - i0) * left + l] = t[c0 + l];
+        }
+    }
+    int h_words[4 * V6_SLOTS];
+    for (int k = 0; k < 4 * V6_SLOTS; k++) {
+        const unsigned char *b = words[k / V6_SLOTS][k % V6_SLOTS];
+        h_words[k] = (int)((unsigned int)b[0] | (unsigned int)b[1] << 8 |
+                           (unsigned int)b[2] << 16 | (unsigned int)b[3] << 24);
+    }
+    CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, h_words, sizeof h_words));
     CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
     return KIT_OK;
 }
