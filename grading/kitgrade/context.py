@@ -37,6 +37,12 @@ class Ctx:
     ref_na: Dict[tuple, str] = field(default_factory=dict)   # (case, v) the reference refuses
     checks_off: set = field(default_factory=set)   # (variant, status) the reference breaks
     wf: object = None                 # workflow.Workflow: roster, git, lateness, exports
+    t0: Optional[float] = None        # the grading's start (time.monotonic()), set by schedule
+
+    def since_start(self, t):
+        """Monotonic time T in seconds from the grading's start, for a run's record (None
+        before a grading has started)."""
+        return round(t - self.t0, 3) if self.t0 is not None else None
 
     # ---------------------------------------------------------------- limits
     def limits(self, kind, scale=1.0, cores=1):

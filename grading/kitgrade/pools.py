@@ -72,22 +72,21 @@ class Cores:
         return self._acquire(lambda free: next(
             (g for g in self.groups if all(c in free for c in g)), None))
 
-    @contextmanager
     def take_whole(self):
-        got = self.acquire_whole()
-        try:
-            yield got
-        finally:
-            self.release(got)
+        """A context: the CPUs of one physical core (acquire_whole), released at its end."""
+        return self._lent(self.acquire_whole())
 
     def release(self, got):
         with self.cv:
             self.free += got
             self.cv.notify_all()
 
-    @contextmanager
     def take(self, n=1):
-        got = self.acquire(n)
+        """A context: N cores (acquire), released at its end."""
+        return self._lent(self.acquire(n))
+
+    @contextmanager
+    def _lent(self, got):
         try:
             yield got
         finally:

@@ -159,12 +159,6 @@ class Outcome:
         return vname(self.part, self.variant)
 
 
-def since_start(ctx, t):
-    """Monotonic time T in seconds from the grading's start (ctx.t0), for a run's record."""
-    t0 = getattr(ctx, "t0", None)
-    return round(t - t0, 3) if t0 is not None else None
-
-
 class Runner:
     """The runs of one student (or of the reference) in its box."""
 
@@ -204,7 +198,7 @@ class Runner:
         self.spent["gate"] += t1 - t0
         self.spent["runs"] += t2 - t1
         self.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
-                          128 + (res.signal or 0), res.cpu_ms, since_start(self.ctx, t1)))
+                          128 + (res.signal or 0), res.cpu_ms, self.ctx.since_start(t1)))
         return res, se
 
     def run_env(self):

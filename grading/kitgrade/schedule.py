@@ -44,7 +44,7 @@ class Grading:
         self.done = 0
         self.graded_now = 0
         self.t0 = time.monotonic()
-        ctx.t0 = self.t0            # runs' records say when they started (run.since_start)
+        ctx.t0 = self.t0            # runs' records say when they started (ctx.since_start)
         self.gnuplot = _which("gnuplot")
         self.gp = os.path.join(os.path.dirname(HERE), "plot_grades.gp")
         self.nodev = False

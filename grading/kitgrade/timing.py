@@ -35,6 +35,7 @@ from typing import List, Optional
 from . import cupti, fsutil
 from .keys import KeyServer, Lockstep
 from .rubric import vname
+from .run import parse_desc
 from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
 
 
@@ -135,16 +136,14 @@ class Timer(RunChecks):
             srv.finish()
             if cfd is not None:
                 os.close(cfd)
-        from .run import since_start
         self.stu.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
                               128 + (res.signal or 0), res.cpu_ms,
-                              since_start(ctx, time.monotonic() - res.wall_ms / 1000.0)))
+                              ctx.since_start(time.monotonic() - res.wall_ms / 1000.0)))
         trace = None
         if cpath:
             data = fsutil.read_regular(cpath, 512 << 20)
             os.unlink(cpath)
             trace = cupti.parse(data.decode("utf-8", "replace")) if data else cupti.Trace()
-        from .run import parse_desc
         descs, whys = {}, {}
         for (cname, v), rel in rels.items():
             data, whys[(cname, v)] = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
