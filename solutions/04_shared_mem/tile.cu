@@ -335,33 +335,34 @@ static int check_args(const void *d_in, const void *d_out, int width, int height
     return KIT_OK;
 }
 
+/* Tap T as byte POS of word *W. */
+static void v6_put_tap(int *w, int pos, unsigned char t)
+{
+    *w = (int)((unsigned int)*w | (unsigned int)t << (8 * pos));
+}
+
 int conv_rgb_v6_upload_taps(const signed char *h_taps8, int shift, int radius)
 {
     KIT_REQUIRE(h_taps8 != NULL);
     KIT_REQUIRE(radius >= 1 && radius <= CONV_RGB_MAX_RADIUS && shift >= 0 && shift <= 24);
     const int R = radius, size = 2 * R + 1;
-    unsigned char words[4][V6_SLOTS][4] = {{{0}}}; /* phase, slot, byte */
+    int h_words[4 * V6_SLOTS] = {0}; /* phase ph, slot k: h_words[ph * V6_SLOTS + k] */
     for (int ph = 0; ph < 4; ph++) {
         const int n0 = v6_n0(R, ph), hi = v6_main_hi(R, ph), left = v6_left(R, ph);
         const int g = v6_group(R, ph), c0 = hi ? 0 : n0; /* first leftover tap */
+        int *w = h_words + ph * V6_SLOTS;
         for (int i = 0; i < size; i++) {
             const unsigned char *t = (const unsigned char *)h_taps8 + i * size;
             for (int j = 0; j < size; j++) /* main word: taps at their bytes */
                 if (hi ? j >= n0 : j < n0)
-                    words[ph][i][hi ? j - n0 : ph + j] = t[j];
+                    v6_put_tap(&w[i], hi ? j - n0 : ph + j, t[j]);
             if (left == 0)
                 continue;
             const int i0 = i / g * g, n = size - i0 < g ? size - i0 : g; /* its group */
-            unsigned char *gw = words[ph][size + i / g];
             for (int l = 0; l < left; l++) /* alone: at its bytes; else gathered */
-                gw[n == 1 ? (hi ? ph : 0) + l : (i - i0) * left + l] = t[c0 + l];
+                v6_put_tap(&w[size + i / g], n == 1 ? (hi ? ph : 0) + l : (i - i0) * left + l,
+                           t[c0 + l]);
         }
-    }
-    int h_words[4 * V6_SLOTS];
-    for (int k = 0; k < 4 * V6_SLOTS; k++) {
-        const unsigned char *b = words[k / V6_SLOTS][k % V6_SLOTS];
-        h_words[k] = (int)((unsigned int)b[0] | (unsigned int)b[1] << 8 |
-                           (unsigned int)b[2] << 16 | (unsigned int)b[3] << 24);
     }
     CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, h_words, sizeof h_words));
     CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
