@@ -159,6 +159,14 @@ class Outcome:
         return vname(self.part, self.variant)
 
 
+def run_record(ctx, name, res, started):
+    """A run's entry in results.json "runs": (name, wall ms, exit status or 128 + the signal,
+    CPU ms, its start in seconds from the grading's start); RES: the sandbox's Result, STARTED:
+    time.monotonic() at its start."""
+    return (name, res.wall_ms, res.rc if res.rc is not None else 128 + (res.signal or 0),
+            res.cpu_ms, ctx.since_start(started))
+
+
 class Runner:
     """The runs of one student (or of the reference) in its box."""
 
@@ -197,8 +205,7 @@ class Runner:
         t2 = time.monotonic()
         self.spent["gate"] += t1 - t0
         self.spent["runs"] += t2 - t1
-        self.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
-                          128 + (res.signal or 0), res.cpu_ms, self.ctx.since_start(t1)))
+        self.runs.append(run_record(self.ctx, name, res, t1))
         return res, se
 
     def run_env(self):

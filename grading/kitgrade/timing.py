@@ -35,7 +35,7 @@ from typing import List, Optional
 from . import cupti, fsutil
 from .keys import KeyServer, Lockstep
 from .rubric import vname
-from .run import parse_desc
+from .run import parse_desc, run_record
 from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
 
 
@@ -136,9 +136,7 @@ class Timer(RunChecks):
             srv.finish()
             if cfd is not None:
                 os.close(cfd)
-        self.stu.runs.append((name, res.wall_ms, res.rc if res.rc is not None else
-                              128 + (res.signal or 0), res.cpu_ms,
-                              ctx.since_start(time.monotonic() - res.wall_ms / 1000.0)))
+        self.stu.runs.append(run_record(ctx, name, res, time.monotonic() - res.wall_ms / 1000.0))
         trace = None
         if cpath:
             data = fsutil.read_regular(cpath, 512 << 20)
