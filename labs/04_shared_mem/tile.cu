@@ -83,7 +83,7 @@ KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
 /* v6: planar, a shared tile per plane, PW x PH pixels a thread, dp4a. R,
  * PW and PH are constants in each kernel made from this body (below), so
  * that the arrays live in registers and the loops unroll. */
-#define V6_BATCH 4   /* 16-byte pieces a thread has in flight at once while loading */
+#define V6_BATCH 8   /* 16-byte pieces a thread has in flight at once while loading */
 #define V6_PW_MAX 16 /* the widest and tallest patches; arrays are sized for them, */
 #define V6_PH_MAX 8  /* and the unrolled loops touch only the patch's own part */
 
