@@ -123,6 +123,20 @@ int kit_ctl_note(const kit_ctx *ctx, const char *what, int v, int k)
     return ctx->opt.ctl_in < 0 ? 0 : ctl_say(ctx, what, v, k);
 }
 
+int kit_ctl_gate(const kit_ctx *ctx)
+{
+    if (ctx->opt.ctl_in < 0)
+        return 0;
+    char line[128];
+    if (ctl_say(ctx, "gate", 0, 0))
+        return -1;
+    if (read_line(ctx->opt.ctl_in, line, sizeof line) || strcmp(line, "open")) {
+        kit_error("the grader did not let this run start (its key channel gave no 'open')");
+        return -1;
+    }
+    return 0;
+}
+
 int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key)
 {
     if (ctx->opt.ctl_in < 0) {

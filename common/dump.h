@@ -34,6 +34,13 @@ int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key);
  * one line when the channel is closed. */
 int kit_ctl_note(const kit_ctx *ctx, const char *what, int v, int k);
 
+/* With --ctl: "gate 0 0", then wait for the line "open". The harness calls
+ * it in each case after the GPU's context exists and before any call into
+ * the student's code, so that the grader can start a timed run early and
+ * hold it at the first gate while another is timed (later gates open at
+ * once). No-op without --ctl. 0, or -1 after one line. */
+int kit_ctl_gate(const kit_ctx *ctx);
+
 /* --cases FILE found at argv[at] (taking `taken` arguments): once() for
  * each line (its tab-separated arguments after argv's others). Returns the
  * most serious exit status; 77 at once when there is no device; stops after

@@ -459,6 +459,11 @@ static int main_once(void *arg, int argc, char **argv)
         teardown(&ctx, 0);
         return rc;
     }
+    /* the grader's gate: after the context is made, before the student's code */
+    if (kit_ctl_gate(&ctx)) {
+        teardown(&ctx, ctx.gpu != NULL);
+        return KIT_EXIT_RUNTIME;
+    }
     if ((rc = ctx.glue->setup ? ctx.glue->setup(&ctx) : 0)) {
         teardown(&ctx, ctx.gpu != NULL);
         return rc;

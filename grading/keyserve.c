@@ -1,6 +1,6 @@
 /* grading/keyserve.c - the grader's side of a timed run's key channel (build/keyserve).
  *
- *   keyserve REQ_FD KEY_FD LOG_FD MAX [BATON_IN BATON_OUT READY]
+ *   keyserve REQ_FD KEY_FD LOG_FD MAX GATE_FD [BATON_IN BATON_OUT READY]
  *
  * Reads the harness's requests "rep V K" from REQ_FD (DESIGN.md, "The grading mode of the
  * harness"); for each, draws a fresh key (64 random bits, never 0) at that moment, writes
@@ -16,6 +16,12 @@
  * Anything but a well-formed line, a request or note out of turn (a repeated one, a go before
  * its key, a done before its go), or more than MAX keys: a "broken REASON" line, and the
  * channel is closed (the harness then stops with an error). Ends at the end of REQ_FD.
+ *
+ * The gate: each case of the run begins with "gate 0 0", written once its GPU context is made
+ * and before it calls the student's code. The first is answered "open" once the grader writes
+ * a byte to GATE_FD (the grader started this run early, while another was timed, and lets it
+ * go on once that one is over; the end of GATE_FD instead refuses the run), or at once where
+ * GATE_FD is -1; later ones at once. Logged as "gate T" and "open T".
  *
  * Lockstep (the three extra descriptors): two runs timed as a pair, repetition by repetition.
  * A key is answered only while this server holds the baton, one byte read from BATON_IN; the
@@ -126,17 +132,19 @@ static void let_go(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 && argc != 8) {
-        fprintf(stderr, "usage: keyserve REQ_FD KEY_FD LOG_FD MAX [BATON_IN BATON_OUT READY]\n");
+    if (argc != 6 && argc != 9) {
+        fprintf(stderr,
+                "usage: keyserve REQ_FD KEY_FD LOG_FD MAX GATE_FD [BATON_IN BATON_OUT READY]\n");
         return 2;
     }
     const int req = atoi(argv[1]), key = atoi(argv[2]), log = atoi(argv[3]);
+    int gate = atoi(argv[5]), gated = 0;
     /* a reader gone (the harness, the other server) is an error of write, not the end */
     signal(SIGPIPE, SIG_IGN);
-    if (argc == 8) {
-        baton_in = atoi(argv[5]);
-        baton_out = atoi(argv[6]);
-        ready = atoi(argv[7]);
+    if (argc == 9) {
+        baton_in = atoi(argv[6]);
+        baton_out = atoi(argv[7]);
+        ready = atoi(argv[8]);
     }
     /* answer and note at once even on a busy machine: a real-time priority where allowed
      * (the grader's root), else as it is; it sleeps in read() between lines */
@@ -172,8 +180,34 @@ int main(int argc, char **argv)
             const char *why = NULL;
             long at = -1;
             if (sscanf(line, "%7s %d %d%n", what, &v, &k, &end) != 3 || line[end] != 0 ||
-                (strcmp(what, "rep") && strcmp(what, "go") && strcmp(what, "done")))
+                (strcmp(what, "rep") && strcmp(what, "go") && strcmp(what, "done") &&
+                 strcmp(what, "gate")))
                 why = "wrote something other than a key request on the key channel";
+            else if (!strcmp(what, "gate")) {
+                if (v != 0 || k != 0)
+                    why = "asked to start out of turn";
+                else {
+                    dprintf(log, "gate %lld\n", asked);
+                    char c = 0;
+                    ssize_t g = 1;
+                    if (gate >= 0 && !gated) {
+                        do
+                            g = read(gate, &c, 1);
+                        while (g < 0 && errno == EINTR);
+                        close(gate);
+                        gate = -1;
+                    }
+                    gated = 1;
+                    if (g != 1)
+                        why = "was not let start (the grading went on without it)";
+                    else if (write_all(key, "open\n", 5))
+                        why = "stopped reading its keys";
+                    else {
+                        dprintf(log, "open %lld\n", now_ns());
+                        continue;
+                    }
+                }
+            }
             for (long i = 0; !why && i < n && i < MAX_SEEN; i++)
                 if (seen[i].v == v && seen[i].k == k)
                     at = i;

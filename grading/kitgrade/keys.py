@@ -4,6 +4,11 @@ line `key HEX`. The grader draws each key at that moment (64 random bits, never 
 with the times it was asked for and handed out (CLOCK_MONOTONIC ns, the clock of the launch
 windows), and refuses anything else on the channel.
 
+Each case of a run begins with `gate 0 0`, once its GPU context is made and before the
+student's code runs; it is answered `open` at once, or, the first one of a run started early
+(GATE: the read end of a pipe of the grader's), once the grader writes a byte to the pipe; the
+pipe's end refuses the run.
+
 The answering is done by build/keyserve (grading/keyserve.c), a process of its own, so that it
 takes microseconds whatever the grader's threads are busy with: the times between requests
 time a CPU variant. Without it, a thread of the grader answers (slower to answer: timings
@@ -18,19 +23,20 @@ import threading
 import time
 from typing import Dict, List, Tuple
 
-_REQ = re.compile(r"^(rep|go|done) (\S+) (\d+)$")
+_REQ = re.compile(r"^(rep|go|done|gate) (\S+) (\d+)$")
 
 
 class KeyServer:
     """Serve keys to one run while it lasts (build/keyserve, else a thread). BATON: one side
-    of a Lockstep (the helper only)."""
+    of a Lockstep (the helper only). GATE: the read end of the pipe that opens the run's gate
+    (the server owns it from now on), or None for a gate open at once."""
 
-    def __new__(cls, max_requests, helper=None, tmp=None, baton=None):
+    def __new__(cls, max_requests, helper=None, tmp=None, baton=None, gate=None):
         if cls is KeyServer and helper and os.path.isfile(helper):
             return object.__new__(HelperKeyServer)
         return object.__new__(cls)
 
-    def __init__(self, max_requests, helper=None, tmp=None, baton=None):
+    def __init__(self, max_requests, helper=None, tmp=None, baton=None, gate=None):
         self.key_r, self.key_w = os.pipe()     # grader -> harness (the harness's IN)
         self.req_r, self.req_w = os.pipe()     # harness -> grader (the harness's OUT)
         self.max = max_requests
@@ -38,6 +44,8 @@ class KeyServer:
         self.requests: List[Tuple[str, int, int]] = []           # (V, K, asked ns), in order
         self.notes: Dict[Tuple[str, int], List[int]] = {}        # (V, K) -> [go ns, done ns]
         self.broken = ""                       # why the channel was refused
+        self.gate = -1 if gate is None else gate
+        self.gated_ns = self.opened_ns = None  # when the run came to its gate, and went on
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
 
@@ -68,7 +76,7 @@ class KeyServer:
         self._thread.join(timeout=5)
         self._done.set()
         self._thread.join(timeout=5)
-        for fd in (self.key_r, self.key_w, self.req_r, self.req_w):
+        for fd in (self.key_r, self.key_w, self.req_r, self.req_w, self.gate):
             if fd >= 0:
                 try:
                     os.close(fd)
@@ -109,6 +117,29 @@ class KeyServer:
             self.broken = "wrote '%s' on the key channel" % line[:40]
             return
         what, v, k = m.group(1), m.group(2), int(m.group(3))
+        if what == "gate":
+            if (v, k) != ("0", 0):
+                self.broken = "asked to start out of turn"
+                return
+            if self.gated_ns is None:
+                self.gated_ns = now
+            if self.gate >= 0:         # wait for the grader: a byte opens, the end refuses
+                try:
+                    b = os.read(self.gate, 1)
+                except OSError:
+                    b = b""
+                os.close(self.gate)
+                self.gate = -1
+                if not b:
+                    self.broken = "was not let start (the grading went on without it)"
+                    return
+            if self.opened_ns is None:
+                self.opened_ns = time.monotonic_ns()
+            try:
+                os.write(self.key_w, b"open\n")
+            except OSError:
+                self.broken = "stopped reading its keys"
+            return
         if what != "rep":
             seen = self.notes.setdefault((v, k), [])
             if (v, k) not in self.keys or len(seen) != (0 if what == "go" else 1):
@@ -147,8 +178,8 @@ class KeyServer:
 class HelperKeyServer(KeyServer):
     """The same, answered by build/keyserve; its log read when the run is over."""
 
-    def __init__(self, max_requests, helper=None, tmp=None, baton=None):
-        KeyServer.__init__(self, max_requests)
+    def __init__(self, max_requests, helper=None, tmp=None, baton=None, gate=None):
+        KeyServer.__init__(self, max_requests, gate=gate)
         self.helper = helper
         fd, self.log = tempfile.mkstemp(prefix="keys-", dir=tmp)
         self.logfd = fd
@@ -157,17 +188,18 @@ class HelperKeyServer(KeyServer):
 
     def start(self):
         fds = (self.req_r, self.key_w, self.logfd)
+        gate = (self.gate,) if self.gate >= 0 else ()
         extra = self.baton.fds if self.baton is not None else ()
         try:
             self.proc = subprocess.Popen(
-                [self.helper] + [str(x) for x in fds] + [str(self.max)] +
-                [str(x) for x in extra], pass_fds=fds + extra, stdin=subprocess.DEVNULL)
+                [self.helper] + [str(x) for x in fds] + [str(self.max), str(self.gate)] +
+                [str(x) for x in extra], pass_fds=fds + gate + extra, stdin=subprocess.DEVNULL)
         finally:
             if self.baton is not None:
                 self.baton.started()
-        for fd in fds:
+        for fd in fds + gate:
             os.close(fd)
-        self.req_r = self.key_w = self.logfd = -1
+        self.req_r = self.key_w = self.logfd = self.gate = -1
 
     def finish(self):
         # as KeyServer.finish: the helper reads to EOF, and a key it answers late still has a
@@ -195,6 +227,10 @@ class HelperKeyServer(KeyServer):
                 self.keys[(v, k)] = (t[3], int(t[5]))
             elif t[:1] in (["go"], ["done"]) and len(t) == 4:
                 self.notes.setdefault((t[1], int(t[2])), []).append(int(t[3]))
+            elif t[:1] == ["gate"] and len(t) == 2 and self.gated_ns is None:
+                self.gated_ns = int(t[1])
+            elif t[:1] == ["open"] and len(t) == 2 and self.opened_ns is None:
+                self.opened_ns = int(t[1])
             elif t[:1] == ["broken"] and not self.broken:
                 self.broken = ln[7:]
 

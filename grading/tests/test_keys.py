@@ -37,8 +37,52 @@ def read_line(fd, timeout=2.0):
 class Keys(unittest.TestCase):
     helper = None
 
-    def server(self, n):
-        return KeyServer(n, helper=self.helper, tmp=util.tempfile.gettempdir())
+    def server(self, n, gate=None):
+        return KeyServer(n, helper=self.helper, tmp=util.tempfile.gettempdir(), gate=gate)
+
+    def test_gate_open_at_once_without_a_pipe(self):
+        s = self.server(2)
+        s.start()
+        try:
+            ask(s, "gate 0 0\n")
+            line = read_line(s.key_r)
+            ask(s, "rep 1 1\n")
+            key = read_line(s.key_r)
+        finally:
+            s.finish()
+        self.assertEqual((line, s.broken), ("open\n", ""))
+        self.assertTrue(key.startswith("key "), key)
+        self.assertLessEqual(s.gated_ns, s.opened_ns)
+
+    def test_gate_held_until_the_grader_opens_it(self):
+        r, w = os.pipe()
+        s = self.server(2, gate=r)
+        s.start()
+        try:
+            ask(s, "gate 0 0\n")
+            early = read_line(s.key_r, timeout=0.3)   # held: nothing yet
+            t_open = time.monotonic_ns()
+            os.write(w, b"o")
+            os.close(w)
+            line = read_line(s.key_r)
+            ask(s, "gate 0 0\n")                 # the next case's gate: open at once
+            again = read_line(s.key_r, timeout=0.5)
+        finally:
+            s.finish()
+        self.assertEqual((early, line, again, s.broken), ("", "open\n", "open\n", ""))
+        self.assertLess(s.gated_ns, t_open)
+        self.assertGreaterEqual(s.opened_ns, t_open)
+
+    def test_gate_refused_at_the_pipes_end(self):
+        r, w = os.pipe()
+        s = self.server(2, gate=r)
+        s.start()
+        ask(s, "gate 0 0\n")
+        os.close(w)                        # the grader went on without this run
+        line = read_line(s.key_r)
+        s.finish()
+        self.assertEqual(line, "")         # the end of the channel, no "open"
+        self.assertIn("was not let start", s.broken)
 
     def test_serves_fresh_keys(self):
         s = self.server(4)
@@ -93,7 +137,9 @@ class Keys(unittest.TestCase):
                            ("rep 1 1\nrep 1 2\nrep 1 3\n", "more keys"),
                            ("go 1 1\n", "started a repetition out of turn"),
                            ("rep 1 1\ndone 1 1\n", "ended a repetition out of turn"),
-                           ("rep 1 1\ngo 1 1\ngo 1 1\n", "out of turn")):
+                           ("rep 1 1\ngo 1 1\ngo 1 1\n", "out of turn"),
+                           ("gate 1 0\n", "start out of turn"),
+                           ("gate 0 2\n", "start out of turn")):
             s = self.server(2)
             s.start()
             ask(s, lines)

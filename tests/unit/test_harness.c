@@ -642,7 +642,7 @@ static void test_ctl_keys(void **state)
     assert_int_equal(pipe(to_harness), 0);
     assert_int_equal(pipe(from_harness), 0);
     /* the grader's answers, written ahead (a pipe holds them) */
-    const char *answers = "key 1111\nkey 2222\nkey 3333\n";
+    const char *answers = "open\nkey 1111\nkey 2222\nkey 3333\n";
     assert_int_equal(write(to_harness[1], answers, strlen(answers)), (ssize_t)strlen(answers));
     char ctl[32], dir[512];
     snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
@@ -656,8 +656,8 @@ static void test_ctl_keys(void **state)
     ssize_t got = read(from_harness[0], asked, sizeof asked - 1);
     assert_true(got > 0);
     asked[got] = 0;
-    assert_string_equal(asked, "rep 1 1\ngo 1 1\ndone 1 1\nrep 1 2\ngo 1 2\ndone 1 2\n"
-                               "rep 1 3\ngo 1 3\ndone 1 3\n");
+    assert_string_equal(asked, "gate 0 0\nrep 1 1\ngo 1 1\ndone 1 1\nrep 1 2\ngo 1 2\n"
+                               "done 1 2\nrep 1 3\ngo 1 3\ndone 1 3\n");
     close(to_harness[1]);
     close(to_harness[0]);
     close(from_harness[0]);
@@ -672,6 +672,39 @@ static void test_ctl_keys(void **state)
     close(to_harness[0]);
     close(from_harness[0]);
     close(from_harness[1]);
+}
+
+/* The gate: the first thing on the channel, before any call into the
+ * student's code; anything but "open" stops the run there. */
+static void test_ctl_gate(void **state)
+{
+    (void)state;
+    const char *answers[] = {"", "key 1111\n", "opened\n", "open"};
+    char ctl[32], dir[512];
+    tmp_path(dir, sizeof dir, "dumpgate");
+    mkdir(dir, 0755);
+    for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
+        int to_harness[2], from_harness[2];
+        assert_int_equal(pipe(to_harness), 0);
+        assert_int_equal(pipe(from_harness), 0);
+        const size_t n = strlen(answers[i]);
+        assert_int_equal(write(to_harness[1], answers[i], n), (ssize_t)n);
+        close(to_harness[1]);
+        snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
+        fake(KIT_F32, 1, B_GOOD);
+        assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--reps", "2", "--quiet"),
+                         KIT_EXIT_RUNTIME);
+        assert_non_null(strstr(cap_err, "did not let this run start"));
+        assert_int_equal(g_calls[1], 0); /* not even the warm-up */
+        close(from_harness[1]);
+        char asked[64] = "";
+        ssize_t got = read(from_harness[0], asked, sizeof asked - 1);
+        assert_true(got > 0);
+        asked[got] = 0;
+        assert_string_equal(asked, "gate 0 0\n"); /* and nothing after it */
+        close(to_harness[0]);
+        close(from_harness[0]);
+    }
 }
 
 /* --cases FILE: one run per line in one process; the worst status wins. */
@@ -778,8 +811,8 @@ static void test_ctl_broken_channels(void **state)
     close(to_harness[0]);
     close(to_harness[1]);
 
-    const char *bad[] = {"key -1\n", "key 0x10\n", "key  10\n", "key 0000\n",
-                         "key 11111111111111111\n", "key 12"};
+    const char *bad[] = {"open\nkey -1\n", "open\nkey 0x10\n", "open\nkey  10\n",
+                         "open\nkey 0000\n", "open\nkey 11111111111111111\n", "open\nkey 12"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(pipe(to_harness), 0);
         assert_int_equal(pipe(from_harness), 0);
@@ -1048,6 +1081,7 @@ int main(void)
         cmocka_unit_test_teardown(test_out_and_quiet, restore_std),
         cmocka_unit_test_teardown(test_dump, restore_std),
         cmocka_unit_test_teardown(test_ctl_keys, restore_std),
+        cmocka_unit_test_teardown(test_ctl_gate, restore_std),
         cmocka_unit_test_teardown(test_cases, restore_std),
         cmocka_unit_test_teardown(test_input_tamper_fails, restore_std),
         cmocka_unit_test_teardown(test_grading_mode_refusals, restore_std),

@@ -109,6 +109,11 @@ def one(o, beh, cup, ctl=None):
     d = o["dump"]
     if o["ctl"] and ctl is None:
         ctl = open_ctl(o["ctl"])
+    if ctl:                             # the gate, before any variant runs
+        os.write(ctl[1], b"gate 0 0\n")
+        if ctl[0].readline() != "open\n":
+            sys.stderr.write("fake: not let start\n")
+            return 3
     rc = 0
     for v in vs:
         acts = {x[0]: x[1:] for x in beh.get(v, [["correct"]])}
