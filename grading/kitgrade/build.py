@@ -253,6 +253,7 @@ class BuildResult:
     reason: str = ""
     ms: float = 0.0
     warnings: List[str] = field(default_factory=list)
+    early: str = "not checked"  # why its timed runs may not start early ('' when they may)
 
 
 def build_argv(lab, pristine, box_root, out="out", extra=()):
@@ -362,6 +363,28 @@ def forbidden(box, lab, out, tmpdir):
     if not bad:
         return ""
     return "the submission %s (the kit's own functions are off limits)" % "; ".join(bad[:6])
+
+
+def early_start(box, lab, out, tmpdir):
+    """Why the student's timed runs may not be started early and held at their gate while
+    another run is timed ('' when they may): one of its objects runs code of its own before
+    main (premain.py), or cannot be read. Each object is read from the box with no link
+    followed and examined in the grader's TMPDIR."""
+    from . import premain
+    for s in lab.srcs:
+        data, why = box.read_file("%s/build/skel/%s.o" % (out, s), MAX_OBJECT)
+        if data is None:
+            return "%s.o cannot be read (%s)" % (s, why)
+        fd, tmp = tempfile.mkstemp(dir=tmpdir)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            why = premain.early_code(tmp)
+        finally:
+            os.unlink(tmp)
+        if why:
+            return why.replace(os.path.basename(tmp), s + ".o")
+    return ""
 
 
 def now_ms():

@@ -209,7 +209,13 @@ class TimingLine:
     """The students waiting for their timed runs on the GPUs: one worker per GPU takes the GPU
     alone (and a core) once and times every student waiting, back to back, before it hands the
     GPU back to the correctness runs; so those drain once per batch of students, not once per
-    student. submit(job) waits for job(slot, cores) to run on some GPU and returns its value."""
+    student. submit(job, ahead) waits for job(slot, cores) to run on some GPU and returns its
+    value. AHEAD(slot, cores), where given, is called once the student is next in the line
+    of a GPU whose worker is timing another (when it queues, or when the one before it
+    starts): it starts the student's timed run early, held at its gate (timing.Ahead), on the
+    other of the worker's two cores, and the student's job then runs on that GPU and core.
+    So a timed run's process start and CUDA context are made while the GPU times another,
+    not while the GPU waits."""
 
     def __init__(self, gpus, cores, slots):
         self.gpus, self.cores = gpus, cores
@@ -218,20 +224,57 @@ class TimingLine:
         self.workers = [threading.Thread(target=self._work, args=(s,), daemon=True)
                         for s in slots]
         self.closed = False
+        self.running = {}           # GPU -> the core its worker's next job gets
         self.held = 0.0             # seconds the workers held a GPU alone, all together
         self.batches = 0            # how many times they took one
         for w in self.workers:
             w.start()
 
-    def submit(self, job):
-        item = {"job": job, "done": threading.Event(), "value": None, "error": None}
+    def submit(self, job, ahead=None):
+        item = {"job": job, "ahead": ahead, "slot": None, "done": threading.Event(),
+                "ready": threading.Event(), "value": None, "error": None}
+        item["ready"].set()
+        early = None
         with self.cv:
             self.queue.append(item)
+            for slot, cs in self.running.items():
+                if self._claim_next(slot) is item:
+                    early = slot, cs
+                    break
             self.cv.notify_all()
+        if early is not None:
+            self._start_early(item, *early)
         item["done"].wait()
         if item["error"] is not None:
             raise item["error"]
         return item["value"]
+
+    def _claim_next(self, slot):
+        """The student next in SLOT's line, if it may start early and has not: it is SLOT's
+        from now on, and not ready to be timed till its early start is made. Under self.cv."""
+        nxt = self._take(slot, keep=True)
+        if nxt is None or nxt["ahead"] is None or nxt["slot"] is not None:
+            return None
+        nxt["slot"] = slot
+        nxt["ready"].clear()
+        return nxt
+
+    @staticmethod
+    def _start_early(item, slot, cs):
+        try:
+            item["ahead"](slot, cs)
+        except Exception:                   # it starts when its turn comes
+            pass
+        finally:
+            item["ready"].set()
+
+    def _take(self, slot, keep=False):
+        """The first student in the line this worker may time (none that another's worker
+        started early), out of the line unless KEEP; None if there is none. Under self.cv."""
+        for i, item in enumerate(self.queue):
+            if item["slot"] in (None, slot):
+                return item if keep else self.queue.pop(i)
+        return None
 
     def close(self):
         with self.cv:
@@ -245,22 +288,31 @@ class TimingLine:
     def _work(self, slot):
         while True:
             with self.cv:
-                while not self.queue and not self.closed:
+                while self._take(slot, keep=True) is None and not self.closed:
                     self.cv.wait()
                 if self.closed:
                     return
-            with self.cores.take(1) as cs, self.gpus.alone(slot):
+            with self.cores.take(2) as cs, self.gpus.alone(slot):
                 t0 = time.monotonic()
+                k = 0                               # the student's place in this batch
                 while True:
+                    mine, other = cs[k % len(cs):][:1], cs[(k + 1) % len(cs):][:1]
                     with self.cv:
-                        if not self.queue:
+                        item = self._take(slot)
+                        if item is None:
+                            self.running.pop(slot, None)
                             break
-                        item = self.queue.pop(0)
+                        self.running[slot] = other
+                        nxt = self._claim_next(slot)
+                    item["ready"].wait()            # its early start, made by its submit
+                    if nxt is not None:
+                        self._start_early(nxt, slot, other)
                     try:
-                        item["value"] = item["job"](slot, cs)
+                        item["value"] = item["job"](slot, mine)
                     except BaseException as e:      # handed to the student's thread
                         item["error"] = e
                     item["done"].set()
+                    k += 1
                 with self.cv:
                     self.held += time.monotonic() - t0
                     self.batches += 1

@@ -159,12 +159,13 @@ class Outcome:
         return vname(self.part, self.variant)
 
 
-def run_record(ctx, name, res, started):
+def run_record(ctx, name, res, started, gated_s=None):
     """A run's entry in results.json "runs": (name, wall ms, exit status or 128 + the signal,
-    CPU ms, its start in seconds from the grading's start); RES: the sandbox's Result, STARTED:
-    time.monotonic() at its start."""
-    return (name, res.wall_ms, res.rc if res.rc is not None else 128 + (res.signal or 0),
-            res.cpu_ms, ctx.since_start(started))
+    CPU ms, its start in seconds from the grading's start[, seconds it was held at its gate]);
+    RES: the sandbox's Result, STARTED: time.monotonic() at its start."""
+    rec = (name, res.wall_ms, res.rc if res.rc is not None else 128 + (res.signal or 0),
+           res.cpu_ms, ctx.since_start(started))
+    return rec if gated_s is None else rec + (round(gated_s, 3),)
 
 
 class Runner:

@@ -109,6 +109,8 @@ class Grading:
             why = build.forbidden(box, ctx.lab, "out", ctx.tmp)
             if why:
                 br.status, br.reason = "forbidden", why
+            elif ctx.lab.gpu and ctx.slots:
+                br.early = build.early_start(box, ctx.lab, "out", ctx.tmp)
         return br, notes
 
     # ---------------------------------------------------------------- the reference
@@ -233,7 +235,9 @@ class Grading:
                     self.mark(ph, "run", 1)
             if ctx.stop.is_set():
                 return None
-            timings = self.timed(r, st.id, ph, give_back)
+            if ctx.lab.gpu and ctx.slots:
+                extra["early_start"] = br.early or "yes"
+            timings = self.timed(r, st.id, ph, give_back, early=br.early)
             if ctx.opts.profile and not ctx.stop.is_set():
                 from .extras import profile
                 with self.gpus.alone() if ctx.slots else _null() as s:
@@ -271,33 +275,46 @@ class Grading:
             self.ref_boxes[key] = box
         return box
 
-    def timed(self, r, tag, ph, give_back=None):
+    def timed(self, r, tag, ph, give_back=None, early="not checked"):
         """{variant name: VarTiming} of the variants that earned a timed run: those that
         passed every case (GPU variants all, CPU ones with speed points), timed together in
         one process per pair, on a core (or the machine, or a GPU) of their own. On a GPU the
         runs wait in the timing line (GIVE_BACK, called on entering it, hands the student's
         place in flight to the next); their outputs are checked after it, on a core. PH: the
-        student's phases ("wait": for the GPU or core; "timed"; "check")."""
+        student's phases ("wait": for the GPU or core; "timed"; "check"). EARLY: why the
+        student's timed run may not start early, while the student ahead of it in the line is
+        timed ('' when it may: build.early_start)."""
         ctx = self.ctx
         items = timed_items(ctx, r.outcomes)
         if not items or ctx.stop.is_set():
             return {}
         nums = [v for _c, v in self.all_items]
         if ctx.slots and len(nums) == len(set(nums)):
+            timers = {}
+
+            def timer(slot, cs):
+                if slot not in timers:
+                    timers[slot] = Timer(ctx, r, self.ref_box_for(slot), tag, slot=slot, cpus=cs)
+                return timers[slot]
+
+            def ahead(slot, cs):
+                timer(slot, cs).prestart(items)
+
             def job(slot, cs):
                 self.count("timing", 1)
                 self.mark(ph, "wait", 1)
                 self.mark(ph, "timed", 0)
+                t = timer(slot, cs)
                 try:
-                    t = Timer(ctx, r, self.ref_box_for(slot), tag, slot=slot, cpus=cs)
                     return t, t.chain_runs(items, self.chains[slot], self.all_items)
                 finally:
+                    t.drop_ahead()
                     self.count("timing", -1)
                     self.mark(ph, "timed", 1)
             self.mark(ph, "wait", 0)
             if give_back is not None:
                 give_back()                     # the next student may start building
-            t, done = self.line.submit(job)
+            t, done = self.line.submit(job, ahead if early == "" else None)
             with self.cores.take(1) as ccs:
                 self.mark(ph, "check", 0)
                 t.check_cpus = ccs

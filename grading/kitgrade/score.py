@@ -150,7 +150,8 @@ def result(rub, student, lab_nn, build, files, outcomes=(), timings=None, fixed=
                    "mismatch": o.listing[:4000] if o.listing else None,
                    "diff": o.diff or None} for o in outcomes],
         "runs": [dict({"name": x[0], "wall_ms": _r(x[1], 1), "rc": x[2], "cpu_ms": _r(x[3], 1)},
-                      **({"at": x[4]} if len(x) > 4 and x[4] is not None else {}))
+                      **({"at": x[4]} if len(x) > 4 and x[4] is not None else {}),
+                      **({"gated_s": x[5]} if len(x) > 5 else {}))
                  for x in runs],
         "graded_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
     }

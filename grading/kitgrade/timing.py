@@ -78,13 +78,48 @@ class Timer(RunChecks):
         self.slot, self.cpus = slot, cpus
         self.check_cpus = None      # where the output checks run, when not on CPUS
         self.reps = ctx.rub.perf_reps if not ctx.opts.quick else min(ctx.rub.perf_reps, 5)
+        self.ahead = None           # the student's run started early (Ahead), if any
 
     # ---------------------------------------------------------------- one process
-    def process(self, who, items, pair, when="", baton=None):
+    def prestart(self, items, pair=1):
+        """Start the student's timed run of ITEMS now and hold it at its gate (the harness
+        waits there once its CUDA context is made, before it calls the student's code), so
+        that its sandbox, process and context are made while another run is timed; the
+        process() call of the same run lets it go on. Only for a student whose objects run
+        nothing before main (premain.py): nothing of the student's runs while it waits."""
+        self.drop_ahead()
+        self.ahead = Ahead(self, items, pair)
+
+    def drop_ahead(self):
+        """The run started early and never let go on is refused at its gate and forgotten."""
+        ahead, self.ahead = self.ahead, None
+        if ahead is not None:
+            ahead.cancel()
+
+    def process(self, who, items, pair, when="", baton=None, gate=None):
         """One timed run of ITEMS ([(case, variant)], no variant number twice): one line of
         the harness's --cases each (so a GPU lab starts CUDA once), every repetition's key
         from the key server, the GPU records in a file of the grader's. BATON: its side of a
-        keys.Lockstep (the run then waits for the other's repetitions: twice the time limit)."""
+        keys.Lockstep (the run then waits for the other's repetitions: twice the time limit).
+        GATE: the read end of the pipe that lets the run past its gate (Ahead; owned by the
+        key server from here), else the gate is open; the student's run started early, when
+        it is this one, goes on instead of a new one, and any other is dropped."""
+        if gate is None and who == "student" and self.ahead is not None:
+            ahead, self.ahead = self.ahead, None
+            if baton is None and when == "" and ahead.spec == Ahead.key(items, pair):
+                return ahead.go()
+            ahead.cancel()
+        try:
+            args, rels = self._args(who, items, pair)
+        except BaseException:
+            if gate is not None:
+                os.close(gate)
+            raise
+        return self._run(who, items, pair, when, baton, gate, args, rels)
+
+    def _args(self, who, items, pair):
+        """The timed run's arguments after --ctl (its dump folders made afresh; its --cases
+        file written where it has more than one case), and the folder of each item."""
         ctx = self.ctx
         box = self.stu.box if who == "student" else self.ref_box
         rels, lines = {}, []
@@ -101,8 +136,17 @@ class Timer(RunChecks):
             line = ["--dump", dump] + (["--part", case.part] if case.part else [])
             lines.append(line + ["--variant", ",".join(map(str, vs))] + list(case.args) +
                          ["--reps", str(self.reps)])
+        if len(lines) == 1:
+            return lines[0], rels
+        cases = "time/%s-%s-p%d.cases" % (self.tag, who, pair)
+        fsutil.bwrite(box, cases, "".join("\t".join(ln) + "\n" for ln in lines))
+        return ["--cases", os.path.join(box.root, cases)], rels
+
+    def _run(self, who, items, pair, when, baton, gate, args, rels):
+        ctx = self.ctx
+        box = self.stu.box if who == "student" else self.ref_box
         srv = KeyServer(len(items) * self.reps, helper=os.path.join(ctx.tools, "keyserve"),
-                        tmp=ctx.tmp, baton=baton)
+                        tmp=ctx.tmp, baton=baton, gate=gate)
         env = ctx.env(self.slot)
         fds = list(srv.child_fds)
         cfd, cpath = None, None
@@ -114,20 +158,15 @@ class Timer(RunChecks):
             env.update({"CUDA_INJECTION64_PATH": ctx.cupti_lib, "KIT_CUPTI_FD": str(cfd),
                         "KIT_CUPTI_OUT": "/proc/self/fd/%d" % cfd})
         binary = os.path.join(box.root, "out", ctx.lab.binary)
-        argv = [binary, "--quiet", "--ctl", srv.ctl_arg]
-        if len(lines) == 1:
-            argv += lines[0]
-        else:
-            cases = "time/%s-%s-p%d.cases" % (self.tag, who, pair)
-            fsutil.bwrite(box, cases, "".join("\t".join(ln) + "\n" for ln in lines))
-            argv += ["--cases", os.path.join(box.root, cases)]
+        argv = [binary, "--quiet", "--ctl", srv.ctl_arg] + args
         name = "time-%s%s-p%d" % (who, when, pair) + ("" if len(items) > 1 else
                                                      "-%s-v%d" % (items[0][0].name, items[0][1]))
         srv.start()
         try:
             res = box.run(argv, cwd=box.root, env=env,
                           limits=ctx.limits("run", scale=2.0 * max(1, len(items) / 2.0) *
-                                            (2 if baton is not None else 1)),
+                                            (2 if baton is not None or gate is not None
+                                             else 1)),
                           stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
                           stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
                           pass_fds=fds, cpus=self.cpus)
@@ -136,7 +175,11 @@ class Timer(RunChecks):
             srv.finish()
             if cfd is not None:
                 os.close(cfd)
-        self.stu.runs.append(run_record(ctx, name, res, time.monotonic() - res.wall_ms / 1000.0))
+        gated = None
+        if gate is not None and srv.gated_ns is not None and srv.opened_ns is not None:
+            gated = (srv.opened_ns - srv.gated_ns) / 1e9
+        record = run_record(ctx, name, res, time.monotonic() - res.wall_ms / 1000.0, gated)
+        self.stu.runs.append(record)
         trace = None
         if cpath:
             data = fsutil.read_regular(cpath, 512 << 20)
@@ -147,7 +190,7 @@ class Timer(RunChecks):
             data, whys[(cname, v)] = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
             descs[(cname, v)] = parse_desc(data) if data is not None else None
         run = TimedRun(who, box, rels, res, srv, trace, descs, end_ns)
-        run.whys = whys
+        run.whys, run.record = whys, record
         return run
 
     def discard(self, run):
@@ -409,6 +452,55 @@ class Timer(RunChecks):
         return {"ref_ms": r_ms, "student_ms": s_ms, "ratio": r_ms / s_ms if s_ms > 0 else 0.0,
                 "checked": sv.checked, "ref_x_ms": rv.x_ms, "student_x_ms": sv.x_ms,
                 "ref_cycle_ms": _med(rv.intervals), "student_cycle_ms": _med(sv.intervals)}
+
+
+class Ahead:
+    """A student's timed run started early (Timer.prestart), held at its gate by its key
+    server until go() lets it on or cancel() refuses it."""
+
+    @staticmethod
+    def key(items, pair):
+        return tuple((c.name, v) for c, v in items), pair
+
+    def __init__(self, timer, items, pair):
+        self.timer, self.spec = timer, self.key(items, pair)
+        gate, self.gate_w = os.pipe()
+        self.value = self.error = None
+        self.thread = threading.Thread(target=self._run, args=(items, pair, gate), daemon=True)
+        self.thread.start()
+
+    def _run(self, items, pair, gate):
+        try:
+            self.value = self.timer.process("student", items, pair, gate=gate)
+        except BaseException as e:      # handed to the thread that lets it go
+            self.error = e
+
+    def _release(self, byte):
+        if self.gate_w >= 0:
+            try:
+                if byte:
+                    os.write(self.gate_w, byte)
+            finally:
+                os.close(self.gate_w)
+                self.gate_w = -1
+
+    def go(self):
+        """Open the gate; the run's TimedRun once it is over."""
+        self._release(b"o")
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+    def cancel(self):
+        """Refuse the run at its gate (the harness stops there) and forget it."""
+        self._release(b"")
+        self.thread.join()
+        run = self.value
+        if run is not None:
+            self.timer.discard(run)
+            if run.record in self.timer.stu.runs:
+                self.timer.stu.runs.remove(run.record)
 
 
 def _med(xs):

@@ -211,6 +211,23 @@ class GpuLab(Base):
         student(s, "copies", ["// v3 copies"])
         student(s, "replay", ["// v2 replay"])
         student(s, "liar", ["// v3 liar"])
+        student(s, "early", ["// v1 correct", "__attribute__((constructor)) static void "
+                             "before_main(void) { }"])
+
+    def test_timed_runs_start_early_only_without_code_before_main(self):
+        """A student's timed run is started while the one before it is timed and held at its
+        gate (results.json: the seconds it waited there); one whose objects run code before
+        main is graded the same way but never started early."""
+        gated = 0
+        for sid in ("correct", "token", "nokernel", "copies", "replay", "liar"):
+            r = self.rec(sid)
+            self.assertEqual(r["early_start"], "yes")
+            gated += sum(1 for x in r["runs"] if x.get("gated_s") is not None)
+        self.assertGreater(gated, 0)
+        r = self.expect("early", "ok", 24)
+        self.assertIn("before main", r["early_start"])
+        self.assertIn("fake.c", r["early_start"])
+        self.assertFalse([x for x in r["runs"] if x.get("gated_s") is not None])
 
     def test_speed_checks(self):
         self.assertEqual(self.rc, 0, self.log)

@@ -144,6 +144,86 @@ class Line(unittest.TestCase):
         self.assertGreaterEqual(line.held, 0.1)
         line.close()
 
+    def test_the_next_student_starts_early_on_the_other_core(self):
+        """While a student is timed, the next one in the line that may start early has its
+        ahead() called first (on the worker's other core), then its job on that same core;
+        one that may not (no ahead) is never started early; two GPUs' workers never take a
+        student that the other started early."""
+        g, c = Gpus(["0", "1"], share=4), Cores([0, 1, 2, 3])
+        line = TimingLine(g, c, ["0"])
+        log, lock, gate = [], threading.Lock(), threading.Event()
+
+        def note(*x):
+            with lock:
+                log.append(x)
+
+        def job(name):
+            def f(slot, cs):
+                note("job", name, slot, tuple(cs))
+                if name == "a":
+                    gate.wait(2)
+                return name
+            return f
+
+        def ahead(name):
+            return lambda slot, cs: note("ahead", name, slot, tuple(cs))
+        ts = [threading.Thread(target=line.submit, args=(job("a"),))]
+        ts[0].start()
+        time.sleep(0.1)                 # a is timed; b (may start early) and c (may not) queue
+        ts.append(threading.Thread(target=line.submit, args=(job("b"), ahead("b"))))
+        ts[1].start()
+        time.sleep(0.05)
+        ts.append(threading.Thread(target=line.submit, args=(job("c"),)))
+        ts[2].start()
+        time.sleep(0.05)
+        gate.set()
+        for t in ts:
+            t.join(5)
+        line.close()
+        names = [(w, n) for w, n, _s, _c in log]
+        # b queued while a was timed: it starts early at once, c never does
+        self.assertEqual(names, [("job", "a"), ("ahead", "b"), ("job", "b"), ("job", "c")])
+        cores = {(w, n): cs for w, n, _s, cs in log}
+        self.assertEqual(cores[("ahead", "b")], cores[("job", "b")])
+        self.assertNotEqual(cores[("job", "a")], cores[("job", "b")])
+        self.assertEqual(len(cores[("job", "b")]), 1)
+
+    def test_a_student_queued_behind_another_starts_early_before_that_ones_job(self):
+        g, c = Gpus(["0"], share=4), Cores([0, 1])
+        line = TimingLine(g, c, ["0"])
+        log, hold = [], threading.Event()
+
+        def correctness():              # the GPU shared: the worker waits for it
+            with g.shared_use("0"):
+                hold.wait(2)
+        r = threading.Thread(target=correctness)
+        r.start()
+        time.sleep(0.05)
+        ts = [threading.Thread(target=line.submit, args=(
+            lambda s, cs, n=n: log.append(("job", n, tuple(cs))),
+            (lambda s, cs, n=n: log.append(("ahead", n, tuple(cs)))) if n != "a" else None))
+            for n in "ab"]
+        for t in ts:
+            t.start()
+            time.sleep(0.05)
+        hold.set()
+        for t in ts + [r]:
+            t.join(5)
+        line.close()
+        self.assertEqual([x[:2] for x in log], [("ahead", "b"), ("job", "a"), ("job", "b")])
+        self.assertEqual(log[0][2], log[2][2])
+        self.assertNotEqual(log[1][2], log[2][2])
+
+    def test_a_student_started_early_is_timed_by_that_worker(self):
+        line = TimingLine(Gpus(["0", "1"]), Cores([0, 1, 2, 3]), ["0", "1"])
+        item = {"job": None, "ahead": None, "slot": "0", "done": None}
+        with line.cv:
+            line.queue.append(item)
+            self.assertIsNone(line._take("1", keep=True))
+            self.assertIs(line._take("0", keep=True), item)
+            line.queue.remove(item)
+        line.close()
+
     def test_error_reaches_the_student(self):
         line = TimingLine(Gpus(["0"]), Cores([0]), ["0"])
 
