@@ -176,6 +176,8 @@ class Runner:
         self.slot, self.cpus = slot, cpus
         self.binary = os.path.join(box.root, "out", ctx.lab.binary)
         self.hung = set()           # variant names that ran past the time limit
+        self.loners = set()         # variant names whose run of their own crashed, broke a
+        #                             limit or failed: in later cases they run alone
         self.cut_case = None        # the case the run of every case was in when it timed out
         self.tampered = ""          # why: the run put a link where the grader reads
         self.nodev = False
@@ -371,6 +373,8 @@ class Runner:
         self.outcomes.append(oc)
         if st == "timeout":
             self.hung.add(vname(case.part, v))
+        elif alone and st not in ("pass", "wrong", "not-implemented", "n/a", "skipped"):
+            self.loners.add(vname(case.part, v))
         return oc
 
     # ---------------------------------------------------------------- correctness
@@ -432,20 +436,27 @@ class Runner:
         return done
 
     def one_case(self, c):
-        run, rel = [], "run/" + c.name
+        """One case in one run, the variants that hung in an earlier case left out and those
+        whose own run failed there (loners) run alone; after a failure, what stands stands
+        and the rest runs again, one variant a run."""
+        run, lone, rel = [], [], "run/" + c.name
         for v in c.variants:
             n = vname(c.part, v)
             if n in self.hung and not self.ctx.output_of(c, v).na:
                 self.outcomes.append(Outcome(c.name, c.part, v, "timeout", "not run: it ran "
                                              "past the time limit in an earlier case", c.kind))
+            elif n in self.loners:
+                lone.append(v)
             else:
                 run.append(v)
-        if not run:
-            return
         alone = run
-        if len(run) > 1 and not self.hung and c.name != self.cut_case:
+        if len(run) > 1 and c.name != self.cut_case:
+            # every variant where none is left out, else the list (the harness runs it in order)
+            listed = bool(lone) or any(x in self.hung for x in
+                                       (vname(c.part, v) for v in c.variants))
+            which = ",".join(map(str, run)) if listed else "all"
             dump = self.dump_dir(rel)
-            res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, "all"),
+            res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, which),
                                 c.name)
             if res.rc == 77 and res.breach is None and res.signal is None:
                 self.nodev = True
@@ -460,13 +471,13 @@ class Runner:
                 for v in run:
                     self.settle(c, v, rel, res, err, False)
                 self.done_with(rel)
-                return
+                return self.run_alone(c, lone)
             # After a hang, what finished before it stands and the first variant without its
             # description is the one that hung. After an error or a crash, a variant whose
             # output passed stands (unless the crash came after every variant). Anything else
             # runs again alone.
             timed_out = res.breach == "timeout"
-            allv = [v for v in self.ctx.info.part_variants(c.part)]
+            allv = sorted(run) if listed else list(self.ctx.info.part_variants(c.part))
             missing = [v for v in allv if self.desc(rel, v) is None]
             culprit = missing[0] if (timed_out and missing) else None
             all_done = not missing
@@ -487,8 +498,12 @@ class Runner:
                         continue
                 alone.append(v)
             self.done_with(rel)
-        for v in alone:
-            r2 = "%s-v%d" % (rel, v)
+        self.run_alone(c, alone + lone)
+
+    def run_alone(self, c, variants):
+        """Each of VARIANTS of case C in a run of its own."""
+        for v in sorted(variants):
+            r2 = "run/%s-v%d" % (c.name, v)
             dump = self.dump_dir(r2)
             res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, str(v)),
                                 "%s-v%d" % (c.name, v))

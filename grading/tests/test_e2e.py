@@ -109,10 +109,19 @@ class CpuLab(Base):
         r = self.expect("replay", "replayed", 20)
         self.assertEqual(r["points"]["perf"] <= 10, True)
         self.assertRegex(r["reason"], "content the grader handed it|for fresh content")
-        self.expect("crash", "crash", 20)
+        r = self.expect("crash", "crash", 20)
+        # v2 crashed in its run of its own: in later cases it runs alone, the others together
+        names = [x["name"] for x in r["runs"]]
+        self.assertIn("one-v2", names)
+        self.assertTrue({"small", "small-v2", "odd-v1", "odd-v2"} <= set(names), names)
+        self.assertFalse({"small-v1", "small-v3", "odd"} & set(names), names)
         r = self.expect("hang", "timeout", 20)
         self.assertTrue(any("not run: it ran past the time limit" in c["reason"]
                             for c in r["cases"]))
+        # after v3 hung, a later case runs its other variants in one run, v3 left out
+        names = [x["name"] for x in r["runs"]]
+        self.assertIn("odd", names)
+        self.assertFalse({"odd-v1", "odd-v2"} & set(names), names)
         r = self.expect("fork", "extra-processes", 30)
         self.assertEqual(r["variants"][2]["perf_pts"], 0.0)
         self.expect("exit0", "no-output", 0)
