@@ -417,7 +417,22 @@ class Runner:
         ok = res.rc in OK_RCS and res.breach is None and res.signal is None and stop is None
         timed_out = res.breach == "timeout"
         if timed_out:
-            self.cut_case = stop    # it was running then: its variants run alone, not together
+            # the case it was running then: where an earlier variant of it has its description,
+            # the first one without hung (the harness runs them in order, each writes one); it
+            # is not run again, and the case's others run together. Else (it hung before the
+            # case's first variant ended: there, or between cases) the case's variants run alone
+            sc = next((c for c in cases if c.name == stop), None)
+            order = list(self.ctx.info.part_variants(sc.part)) if sc else []
+            culprit = next((v for v in order if self.desc("run/" + sc.name, v) is None), None)
+            if culprit not in (sc.variants if sc else ()) or culprit == order[0] or \
+                    self.ctx.output_of(sc, culprit).na:
+                culprit = None
+            if culprit is None:
+                self.cut_case = stop    # which one is not known: its variants run alone
+            else:
+                self.outcomes.append(Outcome(sc.name, sc.part, culprit, "timeout",
+                                             self.breach_reason("timeout"), sc.kind))
+                self.hung.add(vname(sc.part, culprit))
         if not ok and not timed_out:
             for c in cases:
                 self.done_with("run/" + c.name)
@@ -440,8 +455,11 @@ class Runner:
         whose own run failed there (loners) run alone; after a failure, what stands stands
         and the rest runs again, one variant a run."""
         run, lone, rel = [], [], "run/" + c.name
+        settled = {o.variant for o in self.outcomes if o.case == c.name}
         for v in c.variants:
             n = vname(c.part, v)
+            if v in settled:            # the variant that hung in the run of every case
+                continue
             if n in self.hung and not self.ctx.output_of(c, v).na:
                 self.outcomes.append(Outcome(c.name, c.part, v, "timeout", "not run: it ran "
                                              "past the time limit in an earlier case", c.kind))

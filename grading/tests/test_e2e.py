@@ -84,6 +84,7 @@ class CpuLab(Base):
         student(s, "replay", ["// v2 replay"])
         student(s, "crash", ["// v2 crash"])
         student(s, "hang", ["// v3 hang"])
+        student(s, "hang2", ["// v2 hang"])
         student(s, "fork", ["// v3 fork"])
         student(s, "exit0", ["// exit0"])
         student(s, "compile", ["int x = ;"])
@@ -100,7 +101,7 @@ class CpuLab(Base):
         self.assertEqual(rows[0].split(",")[:11], ["student", "lab", "build", "tests_passed",
                                                    "tests_total", "correctness_pts", "perf_pts",
                                                    "total_pts", "max_pts", "status", "reason"])
-        self.assertEqual(len(rows), 14)     # 13 folders (the linked one refused, .hidden listed)
+        self.assertEqual(len(rows), 15)     # 14 folders (the linked one refused, .hidden listed)
 
     def test_statuses(self):
         self.expect("correct", "ok", 30)
@@ -122,6 +123,14 @@ class CpuLab(Base):
         names = [x["name"] for x in r["runs"]]
         self.assertIn("odd", names)
         self.assertFalse({"odd-v1", "odd-v2"} & set(names), names)
+        # v2 hung in the run of every case after v1 ended: it alone is blamed, never run again,
+        # and every case runs its other variants in one run
+        r = self.expect("hang2", "timeout", 20)
+        names = [x["name"] for x in r["runs"] if not x["name"].startswith("time-")]
+        self.assertEqual(names, ["together", "one", "small", "odd-v1", "perf1"])
+        self.assertEqual([(c["case"], c["status"]) for c in r["cases"] if c["variant"] == "2"],
+                         [("one", "timeout")] + [(c, "timeout") for c in ("small", "odd",
+                                                                          "perf1")])
         r = self.expect("fork", "extra-processes", 30)
         self.assertEqual(r["variants"][2]["perf_pts"], 0.0)
         self.expect("exit0", "no-output", 0)
@@ -184,7 +193,7 @@ class CpuLab(Base):
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick"], quiet=False)
         self.assertEqual(rc, 0, log)
-        self.assertIn("13 students (13 graded before)", log)
+        self.assertIn("14 students (14 graded before)", log)
         self.assertEqual({s: self.rec(s)["graded_at"] for s in before}, before)
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick", "--seed", "1"])
