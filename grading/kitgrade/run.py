@@ -23,6 +23,8 @@ from .rubric import vname
 
 MAX_DESC = 1 << 20
 OK_RCS = (0, 1, 4)
+# a limit a variant breaks whatever its input (forks): after it, the variant is not run again
+BREACHES = ("process-limit",)
 
 
 @dataclass
@@ -175,7 +177,9 @@ class Runner:
         self.ctx, self.box, self.sd, self.is_ref = ctx, box, sd, is_ref
         self.slot, self.cpus = slot, cpus
         self.binary = os.path.join(box.root, "out", ctx.lab.binary)
-        self.hung = set()           # variant names that ran past the time limit
+        self.hung = {}              # variant name -> (status, why) of one not run again: it
+        #                             ran past the time limit or broke a limit in a case
+        self.rounds = 0             # runs of every case left so far
         self.loners = set()         # variant names whose run of their own crashed, broke a
         #                             limit or failed: in later cases they run alone
         self.cut_case = None        # the case the run of every case was in when it timed out
@@ -372,35 +376,86 @@ class Runner:
                      verd.listing if verd else "", verd.diff if verd else "")
         self.outcomes.append(oc)
         if st == "timeout":
-            self.hung.add(vname(case.part, v))
+            self.bar(case, v, "timeout")
+        elif alone and st in BREACHES:
+            self.bar(case, v, st)
         elif alone and st not in ("pass", "wrong", "not-implemented", "n/a", "skipped"):
             self.loners.add(vname(case.part, v))
         return oc
 
+    def bar(self, case, v, breach):
+        """Variant V broke a limit (BREACH) in CASE: it is not run again."""
+        from .build import BREACH_WORDS, num
+        words = "ran past the time limit" if breach == "timeout" else \
+            BREACH_WORDS.get(breach, breach + " (%s)") % num(self.ctx.limit_value(breach))
+        self.hung[vname(case.part, v)] = (breach, "not run: it %s in an earlier case" % words)
+
     # ---------------------------------------------------------------- correctness
     def correctness(self, cases):
         """Every case, every variant it names: Outcomes. Each case's dump folder is
-        run/CASE."""
-        done = set()
-        if len(cases) > 1:
-            done = self.together(cases)
-        for c in cases:
-            if self.ctx.stop.is_set() or self.nodev:
-                break
-            if c.name not in done:
-                self.one_case(c)
+        run/CASE. Every case in one run; what a failure leaves, case by case (one_case). Once
+        a run finds a variant that hangs or must run alone, the cases left go in one run
+        again without it."""
+        todo, known = list(cases), None
+        while todo and not (self.ctx.stop.is_set() or self.nodev):
+            now = (len(self.hung), len(self.loners))
+            if len(todo) > 1 and now != known:
+                known = now
+                got = self.together(todo)
+                todo = [c for c in todo if c.name not in got]
+                continue
+            self.one_case(todo.pop(0))
         return self.outcomes
 
+    def split(self, c):
+        """(the variants of case C that run with the others, those that run alone): those
+        barred in an earlier case get their outcome here; so does none already settled."""
+        settled = {o.variant for o in self.outcomes if o.case == c.name}
+        run, lone = [], []
+        for v in c.variants:
+            n = vname(c.part, v)
+            if v in settled:            # the variant that hung in the run of every case
+                continue
+            if n in self.hung and not self.ctx.output_of(c, v).na:
+                st, why = self.hung[n]
+                self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind))
+            elif n in self.loners:
+                lone.append(v)
+            else:
+                run.append(v)
+        return run, lone
+
+    def which(self, c, run):
+        """--variant for RUN of case C: all where no variant of it is left out, else the list
+        (the harness runs it in order); and the order the harness runs them in."""
+        allv = list(self.ctx.info.part_variants(c.part))   # what "all" runs
+        if set(run) == set(c.variants) and not any(vname(c.part, v) in self.hung or
+                                                   vname(c.part, v) in self.loners
+                                                   for v in allv):
+            return "all", allv
+        return ",".join(map(str, sorted(run))), sorted(run)
+
     def together(self, cases):
-        lines = []
+        """The cases in one run (their variants that may run together); the names of the
+        cases settled."""
+        lines, plan = [], {}
         for c in cases:
-            dump = self.dump_dir("run/" + c.name)
-            lines.append("\t".join(self.case_argv(c, dump, "all")))
+            run, lone = self.split(c)
+            plan[c.name] = (run, lone) + self.which(c, run)
+            if run:
+                dump = self.dump_dir("run/" + c.name)
+                lines.append("\t".join(self.case_argv(c, dump, plan[c.name][2])))
+        if not lines:
+            for c in cases:
+                self.run_alone(c, plan[c.name][1])
+            return {c.name for c in cases}
         fsutil.bwrite(self.box, "run/cases.txt", "\n".join(lines) + "\n")
         # one run's time limit for every case together, as for one: the cases are small, and a
         # hang then costs one limit here (the cases it finished stand)
+        self.rounds += 1
         res, err = self.run([self.binary, "--quiet", "--cases",
-                             os.path.join(self.box.root, "run/cases.txt")], "together")
+                             os.path.join(self.box.root, "run/cases.txt")],
+                            "together" + ("-%d" % self.rounds if self.rounds > 1 else ""))
         if res.rc == 77 and res.breach is None:
             self.nodev = True
             for c in cases:
@@ -410,29 +465,27 @@ class Runner:
             return {c.name for c in cases}
         stop = None
         for c in cases:
-            if any(self.desc("run/" + c.name, v) is None for v in c.variants
+            if any(self.desc("run/" + c.name, v) is None for v in plan[c.name][0]
                    if not self.ctx.output_of(c, v).na):
                 stop = c.name
                 break
         ok = res.rc in OK_RCS and res.breach is None and res.signal is None and stop is None
         timed_out = res.breach == "timeout"
-        if timed_out:
+        if timed_out and stop is not None:
             # the case it was running then: where an earlier variant of it has its description,
             # the first one without hung (the harness runs them in order, each writes one); it
             # is not run again, and the case's others run together. Else (it hung before the
             # case's first variant ended: there, or between cases) the case's variants run alone
-            sc = next((c for c in cases if c.name == stop), None)
-            order = list(self.ctx.info.part_variants(sc.part)) if sc else []
-            culprit = next((v for v in order if self.desc("run/" + sc.name, v) is None), None)
-            if culprit not in (sc.variants if sc else ()) or culprit == order[0] or \
+            sc = next(c for c in cases if c.name == stop)
+            order = plan[stop][3]
+            culprit = next((v for v in order if self.desc("run/" + stop, v) is None), None)
+            if culprit not in plan[stop][0] or culprit == order[0] or \
                     self.ctx.output_of(sc, culprit).na:
-                culprit = None
-            if culprit is None:
                 self.cut_case = stop    # which one is not known: its variants run alone
             else:
                 self.outcomes.append(Outcome(sc.name, sc.part, culprit, "timeout",
                                              self.breach_reason("timeout"), sc.kind))
-                self.hung.add(vname(sc.part, culprit))
+                self.bar(sc, culprit, "timeout")
         if not ok and not timed_out:
             for c in cases:
                 self.done_with("run/" + c.name)
@@ -441,9 +494,11 @@ class Runner:
         for c in cases:
             if c.name == stop:
                 break
-            for v in c.variants:
+            run, lone = plan[c.name][:2]
+            for v in run:
                 self.settle(c, v, "run/" + c.name, res, err, False)
             self.done_with("run/" + c.name)
+            self.run_alone(c, lone)
             done.add(c.name)
         for c in cases:
             if c.name not in done:
@@ -451,28 +506,14 @@ class Runner:
         return done
 
     def one_case(self, c):
-        """One case in one run, the variants that hung in an earlier case left out and those
+        """One case in one run, the variants barred in an earlier case left out and those
         whose own run failed there (loners) run alone; after a failure, what stands stands
         and the rest runs again, one variant a run."""
-        run, lone, rel = [], [], "run/" + c.name
-        settled = {o.variant for o in self.outcomes if o.case == c.name}
-        for v in c.variants:
-            n = vname(c.part, v)
-            if v in settled:            # the variant that hung in the run of every case
-                continue
-            if n in self.hung and not self.ctx.output_of(c, v).na:
-                self.outcomes.append(Outcome(c.name, c.part, v, "timeout", "not run: it ran "
-                                             "past the time limit in an earlier case", c.kind))
-            elif n in self.loners:
-                lone.append(v)
-            else:
-                run.append(v)
+        run, lone = self.split(c)
+        rel = "run/" + c.name
         alone = run
         if len(run) > 1 and c.name != self.cut_case:
-            # every variant where none is left out, else the list (the harness runs it in order)
-            listed = bool(lone) or any(x in self.hung for x in
-                                       (vname(c.part, v) for v in c.variants))
-            which = ",".join(map(str, run)) if listed else "all"
+            which, allv = self.which(c, run)
             dump = self.dump_dir(rel)
             res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, which),
                                 c.name)
@@ -495,7 +536,6 @@ class Runner:
             # output passed stands (unless the crash came after every variant). Anything else
             # runs again alone.
             timed_out = res.breach == "timeout"
-            allv = sorted(run) if listed else list(self.ctx.info.part_variants(c.part))
             missing = [v for v in allv if self.desc(rel, v) is None]
             culprit = missing[0] if (timed_out and missing) else None
             all_done = not missing
@@ -505,7 +545,7 @@ class Runner:
                 if v == culprit:
                     self.outcomes.append(Outcome(c.name, c.part, v, "timeout",
                                                  self.breach_reason("timeout"), c.kind))
-                    self.hung.add(vname(c.part, v))
+                    self.bar(c, v, "timeout")
                     continue
                 if descs[v] is not None and (timed_out or not crashed or not all_done):
                     st, why, verd = self.classify(c, v, rel, res, err, False)
