@@ -423,13 +423,24 @@ static int main_once(void *arg, int argc, char **argv)
         return KIT_EXIT_USAGE;
     }
 
+    /* A timed run of the grader's (--ctl): the GPU's context first, then the gate, before
+     * anything that may call into the student's files (the lab's checks of a variant do) */
+    int gpu_up = 0;
+    if (ctx.opt.ctl_in >= 0) {
+        if (ctx.gpu && (rc = ctx.gpu->init(ctx.opt.device)))
+            return rc;
+        gpu_up = ctx.gpu != NULL;
+        if (kit_ctl_gate(&ctx))
+            return KIT_EXIT_RUNTIME; /* refused at the gate: nothing more, not even a teardown */
+    }
+
     /* the case's input: bad input is a usage error, before any GPU work */
     ctx.prob.part = ctx.part;
     ctx.prob.args = &ctx.args;
     ctx.prob.seed = ctx.opt.seed;
     if (ctx.part->make(&ctx.prob, err, sizeof err)) {
         kit_error("%s", err);
-        teardown(&ctx, 0);
+        teardown(&ctx, gpu_up);
         return KIT_EXIT_USAGE;
     }
     int explicit_variant = ctx.opt.variant >= 0;
@@ -440,29 +451,24 @@ static int main_once(void *arg, int argc, char **argv)
     while (ctx.opt.vlist && !kit_variant_chosen(&ctx, last))
         last--;
     if ((rc = precheck(&ctx, first, last))) {
-        teardown(&ctx, 0);
+        teardown(&ctx, gpu_up);
         return rc;
     }
     if (ctx.opt.save_input && !ctx.prob.input.data) {
         kit_error("--save-input: the input of lab %s%s%s is not a picture", ctx.lab->lab,
                   ctx.part->name[0] ? ", part " : "", ctx.part->name);
-        teardown(&ctx, 0);
+        teardown(&ctx, gpu_up);
         return KIT_EXIT_USAGE;
     }
     if (ctx.opt.save_input &&
         kit_buf_save_picture(ctx.opt.save_input, &ctx.prob.input, err, sizeof err)) {
         kit_error("%s", err);
-        teardown(&ctx, 0);
+        teardown(&ctx, gpu_up);
         return KIT_EXIT_USAGE;
     }
-    if (ctx.gpu && (rc = ctx.gpu->init(ctx.opt.device))) {
-        teardown(&ctx, 0);
+    if (ctx.gpu && !gpu_up && (rc = ctx.gpu->init(ctx.opt.device))) {
+        teardown(&ctx, gpu_up);
         return rc;
-    }
-    /* the grader's gate: after the context is made, before the student's code */
-    if (kit_ctl_gate(&ctx)) {
-        teardown(&ctx, ctx.gpu != NULL);
-        return KIT_EXIT_RUNTIME;
     }
     if ((rc = ctx.glue->setup ? ctx.glue->setup(&ctx) : 0)) {
         teardown(&ctx, ctx.gpu != NULL);
