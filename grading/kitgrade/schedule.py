@@ -314,7 +314,11 @@ class Grading:
             self.mark(ph, "wait", 0)
             if give_back is not None:
                 give_back()                     # the next student may start building
-            t, done = self.line.submit(job, ahead if early == "" else None)
+            try:
+                t, done = self.line.submit(job, ahead if early == "" else None)
+            finally:                            # a grading stopped: no run left at its gate
+                for tm in list(timers.values()):
+                    tm.drop_ahead()
             with self.cores.take(1) as ccs:
                 self.mark(ph, "check", 0)
                 t.check_cpus = ccs
