@@ -341,13 +341,7 @@ def forbidden(box, lab, out, tmpdir):
             if kind == "bin":
                 return "the graded binary cannot be read (%s)" % why
             continue
-        fd, tmp = tempfile.mkstemp(dir=tmpdir)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            syms = nm_symbols(tmp)
-        finally:
-            os.unlink(tmp)
+        syms = _examined(data, os.path.basename(rel), tmpdir, nm_symbols)
         if syms is None:
             if kind == "obj":
                 bad.append("%s is not an object file nm can read" % os.path.basename(rel))
@@ -375,16 +369,23 @@ def early_start(box, lab, out, tmpdir):
         data, why = box.read_file("%s/build/skel/%s.o" % (out, s), MAX_OBJECT)
         if data is None:
             return "%s.o cannot be read (%s)" % (s, why)
-        fd, tmp = tempfile.mkstemp(dir=tmpdir)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            why = premain.early_code(tmp)
-        finally:
-            os.unlink(tmp)
+        why = _examined(data, s + ".o", tmpdir, premain.early_code)
         if why:
-            return why.replace(os.path.basename(tmp), s + ".o")
+            return why
     return ""
+
+
+def _examined(data, name, tmpdir, tool):
+    """TOOL(path) of DATA (a file read from a box) written to a private file NAME in the
+    grader's TMPDIR, removed afterwards."""
+    d = tempfile.mkdtemp(dir=tmpdir)
+    try:
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return tool(path)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def now_ms():

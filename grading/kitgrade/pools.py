@@ -296,7 +296,7 @@ class TimingLine:
                 t0 = time.monotonic()
                 k = 0                               # the student's place in this batch
                 while True:
-                    mine, other = cs[k % len(cs):][:1], cs[(k + 1) % len(cs):][:1]
+                    mine, other = [cs[k % len(cs)]], [cs[(k + 1) % len(cs)]]
                     with self.cv:
                         item = self._take(slot)
                         if item is None:

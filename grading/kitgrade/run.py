@@ -177,7 +177,7 @@ class Runner:
         self.ctx, self.box, self.sd, self.is_ref = ctx, box, sd, is_ref
         self.slot, self.cpus = slot, cpus
         self.binary = os.path.join(box.root, "out", ctx.lab.binary)
-        self.hung = {}              # variant name -> (status, why) of one not run again: it
+        self.barred = {}            # variant name -> (status, why) of one not run again: it
         #                             ran past the time limit or broke a limit in a case
         self.rounds = 0             # runs of every case left so far
         self.loners = set()         # variant names whose run of their own crashed, broke a
@@ -385,10 +385,14 @@ class Runner:
 
     def bar(self, case, v, breach):
         """Variant V broke a limit (BREACH) in CASE: it is not run again."""
-        from .build import BREACH_WORDS, num
-        words = "ran past the time limit" if breach == "timeout" else \
-            BREACH_WORDS.get(breach, breach + " (%s)") % num(self.ctx.limit_value(breach))
-        self.hung[vname(case.part, v)] = (breach, "not run: it %s in an earlier case" % words)
+        words = "ran past the time limit" if breach == "timeout" else self.breach_reason(breach)
+        self.barred[vname(case.part, v)] = (breach, "not run: it %s in an earlier case" % words)
+
+    def hung(self, case, v):
+        """Variant V of CASE hung in a run of several: its outcome, and it is not run again."""
+        self.outcomes.append(Outcome(case.name, case.part, v, "timeout",
+                                     self.breach_reason("timeout"), case.kind))
+        self.bar(case, v, "timeout")
 
     # ---------------------------------------------------------------- correctness
     def correctness(self, cases):
@@ -398,7 +402,7 @@ class Runner:
         again without it."""
         todo, known = list(cases), None
         while todo and not (self.ctx.stop.is_set() or self.nodev):
-            now = (len(self.hung), len(self.loners))
+            now = (len(self.barred), len(self.loners))
             if len(todo) > 1 and now != known:
                 known = now
                 got = self.together(todo)
@@ -409,15 +413,16 @@ class Runner:
 
     def split(self, c):
         """(the variants of case C that run with the others, those that run alone): those
-        barred in an earlier case get their outcome here; so does none already settled."""
+        barred in an earlier case get their outcome here, and one already settled in this case
+        (it hung in the run of every case) is left out."""
         settled = {o.variant for o in self.outcomes if o.case == c.name}
         run, lone = [], []
         for v in c.variants:
             n = vname(c.part, v)
             if v in settled:            # the variant that hung in the run of every case
                 continue
-            if n in self.hung and not self.ctx.output_of(c, v).na:
-                st, why = self.hung[n]
+            if n in self.barred and not self.ctx.output_of(c, v).na:
+                st, why = self.barred[n]
                 self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind))
             elif n in self.loners:
                 lone.append(v)
@@ -429,7 +434,7 @@ class Runner:
         """--variant for RUN of case C: all where no variant of it is left out, else the list
         (the harness runs it in order); and the order the harness runs them in."""
         allv = list(self.ctx.info.part_variants(c.part))   # what "all" runs
-        if set(run) == set(c.variants) and not any(vname(c.part, v) in self.hung or
+        if set(run) == set(c.variants) and not any(vname(c.part, v) in self.barred or
                                                    vname(c.part, v) in self.loners
                                                    for v in allv):
             return "all", allv
@@ -483,9 +488,7 @@ class Runner:
                     self.ctx.output_of(sc, culprit).na:
                 self.cut_case = stop    # which one is not known: its variants run alone
             else:
-                self.outcomes.append(Outcome(sc.name, sc.part, culprit, "timeout",
-                                             self.breach_reason("timeout"), sc.kind))
-                self.bar(sc, culprit, "timeout")
+                self.hung(sc, culprit)
         if not ok and not timed_out:
             for c in cases:
                 self.done_with("run/" + c.name)
@@ -543,9 +546,7 @@ class Runner:
             alone = []
             for v in run:
                 if v == culprit:
-                    self.outcomes.append(Outcome(c.name, c.part, v, "timeout",
-                                                 self.breach_reason("timeout"), c.kind))
-                    self.bar(c, v, "timeout")
+                    self.hung(c, v)
                     continue
                 if descs[v] is not None and (timed_out or not crashed or not all_done):
                     st, why, verd = self.classify(c, v, rel, res, err, False)
