@@ -634,44 +634,46 @@ static void test_dump(void **state)
     assert_int_equal(access(path, F_OK), -1);
 }
 
+/* One good fake run (variant 1, --reps REPS, dumps to DIR) on a key channel
+ * whose grader wrote ANSWERS ahead (a pipe holds them) and closed its end;
+ * what the harness wrote on the channel goes to ASKED. MAIN's status. */
+static int on_channel(const char *answers, const char *dir, const char *reps, char *asked,
+                      size_t len)
+{
+    int to_harness[2], from_harness[2];
+    char ctl[32];
+    assert_int_equal(pipe(to_harness), 0);
+    assert_int_equal(pipe(from_harness), 0);
+    const size_t n = strlen(answers);
+    assert_int_equal(write(to_harness[1], answers, n), (ssize_t)n);
+    close(to_harness[1]);
+    snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
+    fake(KIT_F32, 1, B_GOOD);
+    int rc = MAIN("--dump", (char *)dir, "--ctl", ctl, "--reps", (char *)reps, "--quiet");
+    close(from_harness[1]);
+    ssize_t got = read(from_harness[0], asked, len - 1);
+    asked[got > 0 ? got : 0] = 0;
+    close(to_harness[0]);
+    close(from_harness[0]);
+    return rc;
+}
+
 /* --ctl IN,OUT: the key of every timed repetition comes from the grader. */
 static void test_ctl_keys(void **state)
 {
     (void)state;
-    int to_harness[2], from_harness[2];
-    assert_int_equal(pipe(to_harness), 0);
-    assert_int_equal(pipe(from_harness), 0);
-    /* the grader's answers, written ahead (a pipe holds them) */
-    const char *answers = "open\nkey 1111\nkey 2222\nkey 3333\n";
-    assert_int_equal(write(to_harness[1], answers, strlen(answers)), (ssize_t)strlen(answers));
-    char ctl[32], dir[512];
-    snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
+    char dir[512], asked[256];
     tmp_path(dir, sizeof dir, "dumpctl");
     mkdir(dir, 0755);
-    fake(KIT_F32, 1, B_GOOD);
-    assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--reps", "3", "--quiet"), KIT_EXIT_OK);
+    assert_int_equal(on_channel("open\nkey 1111\nkey 2222\nkey 3333\n", dir, "3", asked,
+                                sizeof asked),
+                     KIT_EXIT_OK);
     assert_true(g_keys[1][1] == 0x1111 && g_keys[1][2] == 0x2222 && g_keys[1][3] == 0x3333);
-    char asked[256] = "";
-    close(from_harness[1]);
-    ssize_t got = read(from_harness[0], asked, sizeof asked - 1);
-    assert_true(got > 0);
-    asked[got] = 0;
     assert_string_equal(asked, "gate 0 0\nrep 1 1\ngo 1 1\ndone 1 1\nrep 1 2\ngo 1 2\n"
                                "done 1 2\nrep 1 3\ngo 1 3\ndone 1 3\n");
-    close(to_harness[1]);
-    close(to_harness[0]);
-    close(from_harness[0]);
     /* a channel that closes: a runtime error, not a guess */
-    assert_int_equal(pipe(to_harness), 0);
-    assert_int_equal(pipe(from_harness), 0);
-    close(to_harness[1]);
-    snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
-    fake(KIT_F32, 1, B_GOOD);
-    assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--reps", "3", "--quiet"), KIT_EXIT_RUNTIME);
+    assert_int_equal(on_channel("", dir, "3", asked, sizeof asked), KIT_EXIT_RUNTIME);
     assert_non_null(strstr(cap_err, "key channel"));
-    close(to_harness[0]);
-    close(from_harness[0]);
-    close(from_harness[1]);
 }
 
 /* The gate: the first thing on the channel, before any call into the
@@ -680,30 +682,15 @@ static void test_ctl_gate(void **state)
 {
     (void)state;
     const char *answers[] = {"", "key 1111\n", "opened\n", "open"};
-    char ctl[32], dir[512];
+    char dir[512], asked[64];
     tmp_path(dir, sizeof dir, "dumpgate");
     mkdir(dir, 0755);
     for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
-        int to_harness[2], from_harness[2];
-        assert_int_equal(pipe(to_harness), 0);
-        assert_int_equal(pipe(from_harness), 0);
-        const size_t n = strlen(answers[i]);
-        assert_int_equal(write(to_harness[1], answers[i], n), (ssize_t)n);
-        close(to_harness[1]);
-        snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
-        fake(KIT_F32, 1, B_GOOD);
-        assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--reps", "2", "--quiet"),
+        assert_int_equal(on_channel(answers[i], dir, "2", asked, sizeof asked),
                          KIT_EXIT_RUNTIME);
         assert_non_null(strstr(cap_err, "did not let this run start"));
         assert_int_equal(g_calls[1], 0); /* not even the warm-up */
-        close(from_harness[1]);
-        char asked[64] = "";
-        ssize_t got = read(from_harness[0], asked, sizeof asked - 1);
-        assert_true(got > 0);
-        asked[got] = 0;
         assert_string_equal(asked, "gate 0 0\n"); /* and nothing after it */
-        close(to_harness[0]);
-        close(from_harness[0]);
     }
 }
 
@@ -813,20 +800,11 @@ static void test_ctl_broken_channels(void **state)
 
     const char *bad[] = {"open\nkey -1\n", "open\nkey 0x10\n", "open\nkey  10\n",
                          "open\nkey 0000\n", "open\nkey 11111111111111111\n", "open\nkey 12"};
+    char asked[256];
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(pipe(to_harness), 0);
-        assert_int_equal(pipe(from_harness), 0);
-        assert_int_equal(write(to_harness[1], bad[i], strlen(bad[i])), (ssize_t)strlen(bad[i]));
-        close(to_harness[1]);
-        snprintf(ctl, sizeof ctl, "%d,%d", to_harness[0], from_harness[1]);
-        fake(KIT_F32, 1, B_GOOD);
-        assert_int_equal(MAIN("--dump", dir, "--ctl", ctl, "--reps", "1", "--quiet"),
-                         KIT_EXIT_RUNTIME);
+        assert_int_equal(on_channel(bad[i], dir, "1", asked, sizeof asked), KIT_EXIT_RUNTIME);
         assert_non_null(strstr(cap_err, "gave no key"));
         assert_int_equal(g_calls[1], 1); /* the warm-up only */
-        close(to_harness[0]);
-        close(from_harness[0]);
-        close(from_harness[1]);
     }
 }
 
