@@ -3,8 +3,9 @@
 #
 #   common/scripts/setup.sh [--quiet]
 #   common/scripts/setup.sh --local     unpack stb, cmocka, bats and bubblewrap into .deps/
-#                                       even where they are installed (to carry the folder to
-#                                       a GPU machine that has no package registry)
+#                                       even where they are installed, and pack gnuplot there
+#                                       (gnuplot-bundle.sh), to carry the folder to a GPU
+#                                       machine that has no package registry
 #   common/scripts/setup.sh --slurm     as root: Slurm and munge, for the grader's cluster
 #                                       tests only (tests/slurm); nobody else gets them
 #
@@ -45,6 +46,10 @@ if [ "$local_only" = 1 ]; then
     ( cd "$deps/debs" && apt-get download libstb-dev libstb0 libcmocka-dev libcmocka0 bats bubblewrap ) ||
         { echo "setup: apt-get download failed" >&2; exit 1; }
     for f in "$deps"/debs/*.deb; do dpkg -x "$f" "$deps"; done
+    rm -rf "$deps/debs"
+    # gnuplot too, packed with its libraries (the GPU machine has none)
+    PATH="/usr/bin:$PATH" "$root/common/scripts/gnuplot-bundle.sh" ||
+        echo "setup: no gnuplot bundle (plots will be skipped where gnuplot is missing)" >&2
     echo "setup: unpacked into $deps (carry it; PATH=$deps/usr/bin:\$PATH)"
     exit 0
 fi
