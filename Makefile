@@ -4,7 +4,10 @@
 #   make test       the whole test suite (ends with "N passed, N failed, N skipped")
 #   make skeletons  regenerate every lab's skeleton from solutions/
 #   make bench      every lab's benchmark with the reference (REF=1)
-#   make gpu        on a machine with a GPU: build, GPU tests, sanitizer, benchmarks
+#   make gpu-check  on a machine with a GPU: build, figures, demo and GPU tests, one summary
+#   make gpu        the same with the sanitizer, profiles and benchmarks too
+#   make figures    every lab's reference figures (labs/NN/figures/GPU.tsv), into the handouts
+#   make figures-table  the handouts' figures blocks rendered again from labs/NN/figures
 #   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
 LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
 
@@ -35,7 +38,16 @@ plot:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d plot || exit 1; done
 
 gpu:
-	@common/scripts/gpu-run.sh
+	@common/scripts/gpu-run.sh build figures demo tests sanitize profile bench
+
+gpu-check:
+	@common/scripts/gpu-run.sh build figures demo tests
+
+figures: all
+	@common/scripts/figures.sh
+
+figures-table:
+	@for d in $(LABS); do $(MAKE) --no-print-directory -s -C $$d figures-table || exit 1; done
 
 # LABS on the command line names the labs of a release (01,02); else every lab
 dist-student:
@@ -47,4 +59,4 @@ clean:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
 	rm -rf out tests/log
 
-.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu dist-student clean
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table dist-student clean

@@ -236,3 +236,36 @@ int kit_buf_save_picture(const char *path, const kit_buf *b, char *err, size_t e
     free(px);
     return rc;
 }
+
+int kit_buf_save_frames(const char *path, const kit_buf *b, int frame_h, int *shown, int *total,
+                        char *err, size_t errlen)
+{
+    int frames = (frame_h > 0 && b->h % frame_h == 0) ? b->h / frame_h : 1;
+    *shown = *total = frames;
+    if (frames == 1 || b->planar || b->h <= KIT_SHEET_SIDE)
+        return kit_buf_save_picture(path, b, err, errlen);
+    int cols = KIT_SHEET_SIDE / b->w, rows = KIT_SHEET_SIDE / frame_h;
+    cols = cols < 1 ? 1 : cols;
+    rows = rows < 1 ? 1 : rows;
+    if (cols > frames)
+        cols = frames;
+    if (rows > (frames + cols - 1) / cols)
+        rows = (frames + cols - 1) / cols;
+    int n = cols * rows < frames ? cols * rows : frames;
+    size_t px = kit_type_size(b->type) * (size_t)b->c; /* bytes a pixel */
+    size_t frow = px * (size_t)b->w;                   /* bytes a row of one frame */
+    kit_buf sheet = {b->type, b->w * cols, frame_h * rows, b->c, 0, NULL};
+    sheet.data = kit_malloc(kit_buf_bytes(&sheet));
+    memset(sheet.data, 0, kit_buf_bytes(&sheet));
+    for (int f = 0; f < n; f++)
+        for (int y = 0; y < frame_h; y++) {
+            const unsigned char *from = (const unsigned char *)b->data + ((size_t)f * frame_h + y) * frow;
+            unsigned char *to = (unsigned char *)sheet.data +
+                                ((size_t)(f / cols) * frame_h + y) * frow * cols + (size_t)(f % cols) * frow;
+            memcpy(to, from, frow);
+        }
+    int rc = kit_buf_save_picture(path, &sheet, err, errlen);
+    free(sheet.data);
+    *shown = n;
+    return rc;
+}

@@ -62,6 +62,17 @@ int kit_diff_picture(const char *path, const kit_buf *ref, const kit_buf *got, d
  * picture; the format follows the extension (.png, .jpg, .bmp; image.h). */
 int kit_buf_save_picture(const char *path, const kit_buf *b, char *err, size_t errlen);
 
+/* The largest side of a sheet kit_buf_save_frames writes. */
+#define KIT_SHEET_SIDE 8192
+
+/* Save a stack of pictures (frames of frame_h rows each, one under the other,
+ * interleaved channels) as kit_buf_save_picture does; when the stack is more
+ * than KIT_SHEET_SIDE rows high, its first frames are laid out side by side
+ * in a sheet of at most KIT_SHEET_SIDE pixels a side instead. *shown gets the
+ * frames written, *total the frames in the stack (equal: the whole stack). */
+int kit_buf_save_frames(const char *path, const kit_buf *b, int frame_h, int *shown, int *total,
+                        char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

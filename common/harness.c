@@ -500,9 +500,16 @@ static int main_once(void *arg, int argc, char **argv)
     }
 
     if (ctx.opt.out && keep.data) {
-        if (kit_buf_save_picture(ctx.opt.out, &keep, err, sizeof err)) {
+        /* an output of several pictures one under the other (a batch) too
+         * high for one picture is shown as a sheet of its first ones */
+        int frame_h = ctx.prob.height > 0 && ctx.prob.height < keep.h ? (int)ctx.prob.height : 0;
+        int shown, total;
+        if (kit_buf_save_frames(ctx.opt.out, &keep, frame_h, &shown, &total, err, sizeof err)) {
             kit_error("%s", err);
             oc.any_err = 1;
+        } else if (shown < total) {
+            printf("wrote %s (variant %d): the first %d of its %d pictures, side by side\n",
+                   ctx.opt.out, keep_v, shown, total);
         } else if (!ctx.opt.quiet) {
             printf("wrote %s (variant %d)\n", ctx.opt.out, keep_v);
         }

@@ -187,6 +187,30 @@ skeleton-check:
 	  awk -f $(COMMON)/scripts/mkskel.awk $(SOL_DIR)/$$f | diff -u $$f - >/dev/null || \
 	  { echo "$(LAB_NAME)/$$f differs from the skeleton generated from solutions/ (run make skeletons)"; exit 1; }; done
 
+# ---- make figures (on the machine the figures are for): the reference's
+# figures the handout shows, measured into figures/$(MACHINE).tsv with their
+# provenance. A lab sets FIGURES_RUN (its targets that measure, run with REF=1
+# into FIGURES_OUT; name=value words after a target go to that target's make)
+# and FIGURES_FILES (the TSVs they write there). common/scripts/figures.sh
+# runs it for every lab with MACHINE, DRIVER and COMMIT set; make figures-table
+# renders figures/*.tsv into the handout's figures block.
+FIGURES_RUN   ?= bench
+FIGURES_FILES ?= bench.tsv
+FIGURES_OUT   ?= out/figures
+MACHINE       ?= $(shell nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr -c 'A-Za-z0-9.\n' - | tr -d '\n')
+figures: all
+	@test -n "$(MACHINE)" || { echo "figures: no GPU named (set MACHINE=NAME)"; exit 2; }
+	@rm -rf $(FIGURES_OUT); mkdir -p $(FIGURES_OUT)
+	@set -- $(FIGURES_RUN); while [ $$# -gt 0 ]; do t=$$1; shift; args=""; \
+	  while [ $$# -gt 0 ] && case $$1 in *=*) true ;; *) false ;; esac; do args="$$args $$1"; shift; done; \
+	  $(MAKE) --no-print-directory -s $$t REF=1 OUT=$(FIGURES_OUT) $$args || exit $$?; done
+	@python3 $(COMMON)/scripts/figures.py collect --lab-dir . --machine "$(MACHINE)" --commit "$(COMMIT)" \
+	  --driver "$(DRIVER)" $(addprefix $(FIGURES_OUT)/,$(FIGURES_FILES))
+figures-table:
+	@python3 $(COMMON)/scripts/figures.py render README.md figures
+figures-check:
+	@python3 $(COMMON)/scripts/figures.py render README.md figures --check
+
 $(OUT):
 	@mkdir -p $@
 
@@ -194,4 +218,4 @@ clean:
 	rm -rf build $(BIN) $(REF_BIN) $(BIN)-* $(OUT) *-diff.png
 
 FORCE:
-.PHONY: all check presubmit skeleton skeleton-check entry-list clean bench plot profile sanitize FORCE
+.PHONY: all check presubmit skeleton skeleton-check entry-list clean bench plot profile sanitize figures figures-table figures-check FORCE

@@ -3,68 +3,122 @@
 # everything, run every lab's reference on generated pictures, check it,
 # benchmark briefly, and write pictures, TSVs and plots under out/demo/ with
 # an index.md that links them. GPU labs without a GPU: built, not run.
+# With Nsight Compute (ncu) the GPU labs add a profiler plot; without gnuplot
+# there are no plots. Either is said in one line, on the console and at the
+# top of the index, and so is every lab that failed, with its log's last lines.
+#   KIT_DEMO_OUT (default out/demo), KIT_DEMO_LABS (lab folders, default labs/*/),
+#   KIT_DEMO_GRADING=0 (no grading of the examples) and KIT_GNUPLOT (the gnuplot
+#   looked for) are for the kit's own tests.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
-demo="$root/out/demo"
+demo=${KIT_DEMO_OUT:-$root/out/demo}
 rm -rf "$demo"
 mkdir -p "$demo"
+t_start=$SECONDS
 echo "demo: building the kit"
-make -s all >"$demo/build.log" 2>&1 || { echo "demo: build failed, see out/demo/build.log"; tail -n 20 "$demo/build.log"; exit 1; }
-index="$demo/index.md"
-{
-    echo "# Kit demo, $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo
-    echo "Every lab's reference solution on generated pictures, checked against the CPU reference."
-    echo
-} >"$index"
-not_run=() failed=0
-for d in labs/*/; do
+make -s all >"$demo/build.log" 2>&1 || { echo "demo: build failed, see $demo/build.log"; tail -n 20 "$demo/build.log"; exit 1; }
+echo "demo: built in $((SECONDS - t_start)) s"
+t_run=$SECONDS
+
+notes=()
+command -v "${KIT_GNUPLOT:-gnuplot}" >/dev/null 2>&1 ||
+    notes+=("gnuplot is not installed: no plots were drawn (common/scripts/setup.sh installs it; the TSV files are here to plot elsewhere)")
+if command -v ncu >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" ]; then
+    export DEMO_PROFILE=1
+else
+    notes+=("Nsight Compute (ncu) is not installed: no profiler plots (bank conflicts, load/store efficiency)")
+fi
+for n in "${notes[@]}"; do echo "demo: note: $n"; done
+
+body="$demo/body.md"
+: >"$body"
+not_run=() failed=()
+fail_md="$demo/failed.md"
+: >"$fail_md"
+for d in ${KIT_DEMO_LABS:-labs/*/}; do
     lab=$(basename "$d")
     [ -f "$d/Makefile" ] || continue
     out="$demo/$lab"
     mkdir -p "$out"
     printf 'demo: %-18s ' "$lab"
+    t0=$SECONDS
     make -s -C "$d" demo OUT="$out" >"$out/demo.log" 2>&1
     rc=$?
+    took=$((SECONDS - t0))
     if [ $rc -eq 77 ] || grep -q "no CUDA device" "$out/demo.log"; then
         echo "built; not run (no CUDA device)"
         not_run+=("$lab")
-        echo "## $lab: built, not run here (no CUDA device)" >>"$index"
-        echo >>"$index"
+        printf '## %s: built, not run here (no CUDA device)\n\n' "$lab" >>"$body"
         continue
     elif [ $rc -ne 0 ]; then
-        echo "FAILED (exit $rc), see out/demo/$lab/demo.log"
-        tail -n 5 "$out/demo.log"
-        failed=1
+        echo "FAILED (exit $rc, $took s), see $demo/$lab/demo.log:"
+        tail -n 8 "$out/demo.log" | sed 's/^/    /'
+        failed+=("$lab")
+        { printf -- '- **%s** (exit %d), [demo.log](%s/demo.log):\n\n' "$lab" "$rc" "$lab"
+          tail -n 8 "$out/demo.log" | sed 's/^/        /'; echo; } >>"$fail_md"
     else
-        echo "ok"
+        echo "ok ($took s)"
     fi
     {
-        echo "## $lab"
+        if [ $rc -ne 0 ]; then echo "## $lab: FAILED (exit $rc)"; else echo "## $lab"; fi
         echo
         title=$(sed -n '1s/^# *//p' "$d/README.md" 2>/dev/null)
         [ -n "$title" ] && echo "$title" && echo
-        for f in "$out"/*; do
-            b=$(basename "$f")
-            case $b in
-                *.png) echo "- ![$b]($lab/$b)" ;;
-                *.pdf|*.tsv|*.log) echo "- [$b]($lab/$b)" ;;
-            esac
+        # pictures and plots first, shown; then the data, linked
+        for f in "$out"/*.png "$out"/*/*.png; do
+            [ -e "$f" ] || continue
+            r=${f#"$demo/"}
+            echo "![${r#"$lab/"}]($r)"
+            echo
+        done
+        for f in "$out"/*.pdf "$out"/*.tsv "$out"/*.log; do
+            [ -e "$f" ] || continue
+            r=${f#"$demo/"}
+            echo "- [${r#"$lab/"}]($r)"
         done
         echo
-    } >>"$index"
+    } >>"$body"
 done
-if [ -x grading/grade ] && [ -d grading/examples ]; then
+if [ "${KIT_DEMO_GRADING:-1}" = 1 ] && [ -x grading/grade ] && [ -d grading/examples ]; then
     printf 'demo: %-18s ' "grading"
+    t0=$SECONDS
     if make -s -C grading demo OUT="$demo/grading" >"$demo/grading.log" 2>&1; then
-        echo "ok"
-        { echo "## grading of the example submissions"; echo; echo "- [summary](grading/summary.md)"; echo "- [grades.csv](grading/grades.csv)"; echo; } >>"$index"
+        echo "ok ($((SECONDS - t0)) s)"
+        printf '## grading of the example submissions\n\n- [summary](grading/summary.md)\n- [grades.csv](grading/grades.csv)\n\n' >>"$body"
     else
-        echo "FAILED, see out/demo/grading.log"; failed=1
+        echo "FAILED, see $demo/grading.log:"
+        tail -n 8 "$demo/grading.log" | sed 's/^/    /'
+        failed+=("grading")
+        { printf -- '- **grading** of the examples, [grading.log](grading.log):\n\n'
+          tail -n 8 "$demo/grading.log" | sed 's/^/        /'; echo; } >>"$fail_md"
     fi
 fi
+
+index="$demo/index.md"
+{
+    echo "# Kit demo, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo
+    if [ ${#failed[@]} -gt 0 ]; then
+        echo "**FAILED: ${failed[*]}**"
+        echo
+        cat "$fail_md"
+    fi
+    for n in "${notes[@]}"; do echo "- Note: $n"; done
+    [ ${#not_run[@]} -gt 0 ] && echo "- Note: no CUDA device here: the GPU labs were built, not run (${not_run[*]})"
+    [ ${#notes[@]} -gt 0 ] || [ ${#not_run[@]} -gt 0 ] && echo
+    echo "Every lab's reference solution on generated pictures, checked against the CPU reference."
+    echo "Built in $((t_run - t_start)) s; the labs and the grading ran in $((SECONDS - t_run)) s."
+    echo
+    cat "$body"
+} >"$index"
+rm -f "$body" "$fail_md"
 [ ${#not_run[@]} -gt 0 ] && echo "demo: GPU labs built but not run (no CUDA device): ${not_run[*]}"
-echo "demo: wrote out/demo/index.md"
-exit $failed
+echo "demo: the labs and the grading ran in $((SECONDS - t_run)) s"
+echo "demo: wrote $demo/index.md"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "demo: FAILED: ${failed[*]}"
+    exit 1
+fi
+exit 0

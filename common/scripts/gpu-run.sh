@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# gpu-run.sh - everything that needs a GPU, in one call (make gpu):
-#   build   every lab for the local GPU, warnings as errors
-#   tests   the GPU tests (tests/gpu/*.bats)
+# gpu-run.sh - everything that needs a GPU, in one call (make gpu-check runs the
+# default steps; make gpu all of them but grade):
+#   build    every lab for the local GPU, warnings as errors
+#   figures  every lab's reference figures into labs/NN_name/figures/GPU.tsv,
+#            rendered into the handouts (make figures; a quiet GPU, so it runs first)
+#   demo     make demo: its per-lab times, and a failed lab named
+#   tests    the GPU tests (tests/gpu/*.bats), the files in parallel
 #   sanitize compute-sanitizer on every GPU lab's reference
-#   profile profiler metrics per variant (Nsight Compute), where permitted
-#   bench   every lab's benchmark with the reference solution
-#   grade   the grader's benchmark: a made-up class of $KIT_GRADE_N (default 100)
-#           lab-03 submissions, graded without profiling (wall time, build/run split)
-# then a short table; exits 1 when any step failed. Choose steps by name: gpu-run.sh tests bench; a step may
-# name what it covers after a colon: tests:lab03,grade (test files),
-# bench:03,06 (labs).
+#   profile  profiler metrics per variant (Nsight Compute), where permitted
+#   bench    every lab's benchmark with the reference solution
+#   grade    the grader's benchmark: a made-up class of $KIT_GRADE_N (default 100)
+#            lab-03 submissions, graded without profiling (wall time, build/run split)
+# then one summary; exits 1 when any step failed. Default: build figures demo tests.
+# Choose steps by name: gpu-run.sh tests bench; a step may name what it covers
+# after a colon: tests:lab03,grade (test files), bench:03,06 and figures:03,04 (labs).
 # On a GPU machine without a package registry, first run
-# `common/scripts/setup.sh --local` where there is one and carry .deps/ along.
-# Logs and TSVs go to $KIT_GPU_OUT (default out/gpu); with $OUT set (a
-# folder to hand back), a tarball of them is written there as well.
+# `common/scripts/setup.sh --local` where there is one and carry .deps/ along
+# (it holds gnuplot too). Logs and TSVs go to $KIT_GPU_OUT (default out/gpu);
+# with $OUT set (a folder to hand back), a tarball of them, the figures and the
+# demo's index is written there as well.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
@@ -21,7 +26,7 @@ export PATH="$root/.deps/usr/bin:$PATH"
 dest=${KIT_GPU_OUT:-$root/out/gpu}
 rm -rf "$dest"
 mkdir -p "$dest"
-steps=${*:-build tests sanitize profile bench}
+steps=${*:-build figures demo tests}
 gpu_labs=$(for d in labs/*/; do grep -q '^GPU *:= *1' "$d/Makefile" 2>/dev/null && echo "${d%/}"; done)
 all_labs=$(for d in labs/*/; do [ -f "$d/Makefile" ] && echo "${d%/}"; done)
 summary=()
@@ -56,15 +61,30 @@ for step in $steps; do
         run build-common make -j"$(nproc)" -C common WERROR=1
         for d in $all_labs; do run "build-$(basename "$d")" make -j"$(nproc)" -C "$d" WERROR=1 all; done ;;
     tests)
+        t0=$SECONDS
+        pids=() names=()
         for f in tests/gpu/*.bats; do
             n=$(basename "$f" .bats)
             picked "$only" "$n" || continue
-            run "tests-$n" bats --tap "$f"
-            awk '/^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
-                 END { printf "   %d passed, %d failed, %d skipped\n", p, f, s }' "$dest/tests-$n.log"
-            summary[${#summary[@]}-1]+=$(awk '/^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
-                 END { printf "  (%d passed, %d failed, %d skipped)", p, f, s }' "$dest/tests-$n.log")
+            bats --tap "$f" >"$dest/tests-$n.log" 2>&1 &
+            pids+=($!) names+=("$n")
+        done
+        echo "== tests: ${names[*]} (in parallel)"
+        for i in "${!pids[@]}"; do
+            wait "${pids[$i]}"; rc=$?
+            n=${names[$i]}
+            [ "$rc" -eq 0 ] || failed=1
+            counts=$(awk '/^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
+                 END { printf "%d passed, %d failed, %d skipped", p, f, s }' "$dest/tests-$n.log")
+            summary+=("$(printf '%-28s exit %-3s %5ss  (%s)' "tests-$n" "$rc" $((SECONDS - t0)) "$counts")")
+            [ "$rc" -eq 0 ] || grep -A 12 '^not ok' "$dest/tests-$n.log" | head -n 40
         done ;;
+    figures)
+        run figures common/scripts/figures.sh ${only//,/ }
+        grep -E '^figures: (machine|[0-9]+_)|s in all' "$dest/figures.log" | sed 's/^/   /' ;;
+    demo)
+        run demo make -s demo
+        grep -E '^demo: [0-9]+_|^demo: grading|ran in' "$dest/demo.log" | sed 's/^/   /' ;;
     sanitize)
         for d in $gpu_labs; do run "sanitize-$(basename "$d")" make -s -C "$d" sanitize REF=1; done ;;
     profile)
@@ -92,13 +112,18 @@ for step in $steps; do
         summary[${#summary[@]}-1]+="  ($(tail -n +2 "$gout/grades.csv" 2>/dev/null | wc -l) graded)"
         cp "$gout/summary.md" "$dest/grade-summary.md" 2>/dev/null
         cp "$gout/grades.csv" "$dest/grade-grades.csv" 2>/dev/null ;;
-    *) echo "gpu-run: unknown step $step (build tests sanitize profile bench grade)"; exit 2 ;;
+    *) echo "gpu-run: unknown step $step (build figures demo tests sanitize profile bench grade)"; exit 2 ;;
     esac
 done
 
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
     tar -C "$dest" --exclude=./class03 --exclude=./grades03 \
         -czf "$OUT/gpu-out.tar.gz" . 2>/dev/null
+    # what comes back to the repository: the figures, the handouts rendered
+    # from them, and the demo's index with its plots (no pictures: size)
+    { ls -d labs/*/figures labs/*/README.md out/demo/index.md out/demo/*/demo.log
+      find out/demo -name '*.png' -size -400k; } 2>/dev/null >"$dest/back.list"
+    tar -czf "$OUT/figures.tar.gz" -T "$dest/back.list" 2>/dev/null
 fi
 echo
 echo "== benchmarks (median ms; GB/s against the copy ceiling measured in the same run)"

@@ -12,16 +12,20 @@ if (!exists("ceiling")) ceiling = 0
 peers = outdir.'/peers.tsv'
 set datafile separator "\t"
 
-# one line per bar: label, kernel ms; the floor of the part as a second column
-bars(part) = sprintf("< awk -F'\\t' -v part=%s -v ceil=%g -v peers=%s ' \
-  !/^#/ && $1 != \"lab\" && $18 == \"pass\" && ($21 == part || (part == \"rgb\" && $1 == \"03\")) { \
-    cells = $4 * $5; floor = ceil > 0 ? (part == \"sep\" ? 32 : 6) * cells / (ceil * 1e6) : 0; \
-    printf \"%%s\\t%%s\\t%%s\\n\", ($1 == \"03\" ? \"lab03 \" $3 : \"v\" $2 \" \" $3), $10, floor; size = $4 \"x\" $5 } \
-  END { while ((getline l < peers) > 0) { split(l, p, \"\\t\"); if (p[2] == part) printf \"%%s\\t%%s\\t%%s\\n\", \"cupy\", p[7], floor } }' %s", part, ceiling, peers, in)
+# one line per bar: label, kernel ms, the part's byte floor (scripts/bars.awk)
+bars(part) = sprintf("< awk -F'\\t' -v part=%s -v ceiling=%g -v peers='%s' -f scripts/bars.awk '%s'", part, ceiling, peers, in)
+# a part is drawn only where it has a passing row (a variant not written yet has none)
+has(part) = system(sprintf("awk -F'\\t' -v part=%s -v ceiling=0 -v peers= -f scripts/bars.awk '%s' | wc -l", part, in)) + 0
+parts = (has("rgb") ? "rgb " : "").(has("sep") ? "sep" : "")
+if (strlen(parts) == 0) { print "plot.gp: no passing variant in ".in; exit }
+ncols = words(parts)
+rgbtitle = "part rgb (8-bit RGB)"
+septitle = "part sep (float64 plane, both passes)"
+color(part) = part eq "rgb" ? "#3465a4" : "#73a857"
 
 set terminal pngcairo size 1200,560 font "sans,10"
 set output outdir.'/time.png'
-set multiplot layout 1,2 title "Lab 04: median kernel time per variant (log scale); dashed: the byte floor"
+set multiplot layout 1,ncols title "Lab 04: median kernel time per variant (log scale); dashed: the byte floor"
 set style data histograms
 set style fill solid 0.85 border -1
 set boxwidth 0.8
@@ -30,27 +34,24 @@ set logscale y
 set ylabel "ms"
 set xtics rotate by -30 font ",8"
 set key off
-set title "part rgb (8-bit RGB)"
-plot bars("rgb") using 2:xtic(1) lc rgb "#3465a4", '' using 0:3 with lines dt 2 lw 2 lc rgb "black"
-set title "part sep (float64 plane, both passes)"
-plot bars("sep") using 2:xtic(1) lc rgb "#73a857", '' using 0:3 with lines dt 2 lw 2 lc rgb "black"
+do for [part in parts] {
+  set title (part eq "rgb" ? rgbtitle : septitle)
+  plot bars(part) using 2:xtic(1) lc rgb color(part), '' using 0:3 with lines dt 2 lw 2 lc rgb "black"
+}
 unset multiplot
 set terminal pdfcairo size 9in,4.2in font "sans,8"
 set output outdir.'/time.pdf'
-set multiplot layout 1,2 title "Lab 04: median kernel time per variant (log scale); dashed: the byte floor"
-set title "part rgb (8-bit RGB)"
-plot bars("rgb") using 2:xtic(1) lc rgb "#3465a4", '' using 0:3 with lines dt 2 lw 2 lc rgb "black"
-set title "part sep (float64 plane, both passes)"
-plot bars("sep") using 2:xtic(1) lc rgb "#73a857", '' using 0:3 with lines dt 2 lw 2 lc rgb "black"
+set multiplot layout 1,ncols title "Lab 04: median kernel time per variant (log scale); dashed: the byte floor"
+do for [part in parts] {
+  set title (part eq "rgb" ? rgbtitle : septitle)
+  plot bars(part) using 2:xtic(1) lc rgb color(part), '' using 0:3 with lines dt 2 lw 2 lc rgb "black"
+}
 unset multiplot
 
 # bank conflicts per variant: label, loads, stores
 have_prof = system(sprintf("test -s %s && echo 1 || echo 0", prof)) + 0
 if (have_prof) {
-  conf = sprintf("< awk -F'\\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } \
-    $c[\"legacy\"] == \"shared_ld_bank_conflict\" { ld[$c[\"label\"]] += $c[\"value\"]; seen[$c[\"label\"]] = 1 } \
-    $c[\"legacy\"] == \"shared_st_bank_conflict\" { st[$c[\"label\"]] += $c[\"value\"]; seen[$c[\"label\"]] = 1 } \
-    END { for (v = 1; v <= 9; v++) if ((\"v\" v) in seen) printf \"v%%d\\t%%s\\t%%s\\n\", v, ld[\"v\" v] + 0, st[\"v\" v] + 0 }' %s", prof)
+  conf = sprintf("< awk -F'\\t' -f scripts/conflicts.awk '%s'", prof)
   reset
   set datafile separator "\t"
   set terminal pngcairo size 900,520 font "sans,11"

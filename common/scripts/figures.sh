@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# figures.sh - every lab's reference figures on this machine (make figures):
+# each lab's `make figures` measures what its handout's figures table shows
+# into labs/NN_name/figures/MACHINE.tsv (MACHINE: the GPU's name), then every
+# handout's figures block is rendered from those files (make figures-table).
+#
+#   common/scripts/figures.sh [NN ...]      only those labs (e.g. 03 04)
+#
+# Provenance: the GPU, driver and CUDA of the runs, the host, the date, and the
+# commit ($KIT_COMMIT where the tree is a copy without .git). Without a CUDA
+# device the GPU labs are skipped, said once. Exit 1 when a lab failed.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+export PATH="$root/.deps/usr/bin:$PATH"
+machine=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+commit=${KIT_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}
+if [ -n "$commit" ] && git rev-parse HEAD >/dev/null 2>&1 && [ -n "$(git status --porcelain -uno 2>/dev/null)" ]; then
+    commit="$commit+changes"
+fi
+gpu=1
+if [ -z "$machine" ]; then
+    gpu=0
+    machine=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)
+    echo "figures: no CUDA device here: the CPU labs only, named after this CPU"
+fi
+slug=$(printf '%s' "$machine" | sed 's/^ *//; s/[^A-Za-z0-9.]\{1,\}/-/g; s/-$//')
+echo "figures: machine $slug, driver ${driver:--}, commit ${commit:--}"
+failed=() t_all=$SECONDS
+for d in labs/*/; do
+    lab=$(basename "$d")
+    [ -f "$d/Makefile" ] || continue
+    if [ $# -gt 0 ]; then
+        want=0
+        for n in "$@"; do [ "${lab%%_*}" = "$n" ] && want=1; done
+        [ $want = 1 ] || continue
+    fi
+    if [ $gpu = 0 ] && grep -q '^GPU *:= *1' "$d/Makefile"; then continue; fi
+    printf 'figures: %-18s ' "$lab"
+    t0=$SECONDS
+    mkdir -p "$root/out/figures"
+    log="$root/out/figures/$lab.log"
+    if make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" >"$log" 2>&1; then
+        echo "ok ($((SECONDS - t0)) s)"
+    else
+        echo "FAILED ($((SECONDS - t0)) s), see out/figures/$lab.log:"
+        tail -n 8 "$log" | sed 's/^/    /'
+        failed+=("$lab")
+    fi
+    make -s -C "$d" figures-table >>"$log" 2>&1
+done
+echo "figures: $((SECONDS - t_all)) s in all"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "figures: FAILED: ${failed[*]}"
+    exit 1
+fi
+exit 0

@@ -1,0 +1,143 @@
+#!/usr/bin/env bats
+# The figures: measured into labs/NN/figures/*.tsv (common/scripts/figures.py
+# collect), rendered into each handout's figures block (render), and a handout
+# whose block differs from its rendering fails here. Also the demo's index and
+# lab 04's time plot on figures measured on the H100 (tests/cli/fixtures/h100-lab04).
+load helpers
+
+FIG="$KIT_ROOT/common/scripts/figures.py"
+FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
+
+@test "every handout has one figures block, and it is the rendering of its lab's figures" {
+    n=0
+    for d in "$KIT_ROOT"/labs/*/; do
+        [ -f "$d/Makefile" ] || continue
+        [ "$(grep -c '^<!-- figures begin -->$' "$d/README.md")" = 1 ] || { echo "$d: no single figures block"; return 1; }
+        [ "$(grep -c '^<!-- figures end -->$' "$d/README.md")" = 1 ] || { echo "$d: no single end line"; return 1; }
+        python3 "$FIG" render "$d/README.md" "$d/figures" --check || return 1
+        n=$((n + 1))
+    done
+    [ "$n" -ge 7 ]
+}
+
+@test "no handout says a figure is not measured yet" {
+    run grep -il 'not measured yet' "$KIT_ROOT"/labs/*/README.md
+    [ "$status" -eq 1 ]
+}
+
+@test "collect: the H100's lab 04 bench, peers and sweep become figures with their provenance" {
+    lab="$BATS_TEST_TMPDIR/04_shared_mem"
+    mkdir -p "$lab"
+    run python3 "$FIG" collect --lab-dir "$lab" --machine NVIDIA-H100 --commit abc123 --driver 580.1 \
+        "$FX/bench.tsv" "$FX/peers.tsv" "$FX/sweep.tsv"
+    [ "$status" -eq 0 ]
+    f="$lab/figures/NVIDIA-H100.tsv"
+    grep -qx '# commit: abc123' "$f"
+    grep -qx '# driver: 580.1' "$f"
+    grep -q '^# gpu: NVIDIA H100 80GB HBM3' "$f"
+    grep -q '^# date: 2026-' "$f"
+    # v6's median kernel time (column 10 of the bench row) to four figures
+    grep -qP '^part rgb, 1248x936, laplace5\tv6 planar-dp4a\tkernel ms\t0.008480$' "$f"
+    # sep v1 measured twice, told apart by its config
+    grep -qP '^part sep, 2048x2048, gaussian r32\tv1 global \(pinned=0\)\ttotal ms\t' "$f"
+    # lab 03's fastest in a table of its own; the ceiling of the runs
+    grep -qP '^lab 03, 1248x936, laplace5\tv6 planar-words\tkernel ms\t0.01200$' "$f"
+    grep -qP '^ceilings\t.*\tGB/s\t2887$' "$f"
+    # the CuPy peer against the kit's fastest at its size: 0.2038 / 0.00848
+    grep -qP '^peers\tcupyx.ndimage.correlate \(rgb.*\tx the kit.s fastest\t24.03$' "$f"
+    # the sweep: a row per variant and radius
+    grep -qP '^sweep\tv4 registers, radius 80\tkernel_ms\t0.1346$' "$f"
+}
+
+@test "render writes the tables between the markers and check finds a changed figure" {
+    lab="$BATS_TEST_TMPDIR/04_shared_mem"
+    mkdir -p "$lab"
+    python3 "$FIG" collect --lab-dir "$lab" --machine NVIDIA-H100 "$FX/bench.tsv" >/dev/null
+    printf '# Lab\n\nbefore\n\n<!-- figures begin -->\nold\n<!-- figures end -->\n\nafter\n' >"$lab/README.md"
+    run python3 "$FIG" render "$lab/README.md" "$lab/figures" --check
+    [ "$status" -eq 1 ]
+    [[ $output == *"README.md differs"* ]]
+    python3 "$FIG" render "$lab/README.md" "$lab/figures"
+    grep -qx 'before' "$lab/README.md"
+    grep -qx 'after' "$lab/README.md"
+    grep -qx '#### Measured on NVIDIA H100 80GB HBM3' "$lab/README.md"
+    grep -qF '| v6 planar-dp4a | 0.008480 |' "$lab/README.md"
+    python3 "$FIG" render "$lab/README.md" "$lab/figures" --check
+    sed -i 's/| v6 planar-dp4a | 0.008480 |/| v6 planar-dp4a | 0.007 |/' "$lab/README.md"
+    run python3 "$FIG" render "$lab/README.md" "$lab/figures" --check
+    [ "$status" -eq 1 ]
+}
+
+@test "render: a handout without a figures block is refused with exit 2" {
+    printf '# Lab\n' >"$BATS_TEST_TMPDIR/README.md"
+    run python3 "$FIG" render "$BATS_TEST_TMPDIR/README.md" "$BATS_TEST_TMPDIR"
+    [ "$status" -eq 2 ]
+    [[ $output == *"no <!-- figures begin -->"* ]]
+}
+
+@test "collect: nothing measured (a missing file, a header only) is an error, no file written" {
+    lab="$BATS_TEST_TMPDIR/03_global_mem"
+    mkdir -p "$lab"
+    grep -v -P '^\d' "$FX/bench.tsv" >"$BATS_TEST_TMPDIR/empty.tsv"
+    run python3 "$FIG" collect --lab-dir "$lab" --machine X "$BATS_TEST_TMPDIR/empty.tsv" "$BATS_TEST_TMPDIR/none.tsv"
+    [ "$status" -eq 1 ]
+    [[ $output == *"no $BATS_TEST_TMPDIR/none.tsv"* ]]
+    [ ! -e "$lab/figures/X.tsv" ]
+}
+
+@test "lab 04's time plot draws from the H100's figures, and with part rgb alone" {
+    command -v gnuplot >/dev/null || skip "no gnuplot"
+    out="$BATS_TEST_TMPDIR/p"
+    mkdir -p "$out"
+    cp "$FX/bench.tsv" "$FX/peers.tsv" "$out/"
+    run make -s -C "$KIT_ROOT/labs/04_shared_mem" plot OUT="$out"
+    [ "$status" -eq 0 ]
+    is_png "$out/time.png"
+    [ -s "$out/time.pdf" ]
+    grep -v -P '\tsep\t' "$FX/bench.tsv" >"$out/bench.tsv"
+    rm -f "$out/time.png"
+    run make -s -C "$KIT_ROOT/labs/04_shared_mem" plot OUT="$out"
+    [ "$status" -eq 0 ]
+    is_png "$out/time.png"
+    [[ $output != *"invalid"* ]]
+}
+
+# a lab folder for the demo: its demo target runs RECIPE
+fake_lab() {
+    mkdir -p "$BATS_TEST_TMPDIR/labs/$1"
+    printf '# Lab %s: a fake\n' "$1" >"$BATS_TEST_TMPDIR/labs/$1/README.md"
+    printf 'demo:\n\t%s\n' "$2" >"$BATS_TEST_TMPDIR/labs/$1/Makefile"
+}
+
+@test "demo: a failed lab is named at the top of the index and on the console, with its log's end" {
+    fake_lab 91_good 'printf "\x89PNG\r\n\x1a\n" > $(OUT)/time.png; echo fine'
+    fake_lab 92_bad 'echo "step one"; echo "the plot broke: x range is invalid"; exit 3'
+    fake_lab 93_nogpu 'echo "no CUDA device: built, not run"; exit 77'
+    run env KIT_DEMO_OUT="$BATS_TEST_TMPDIR/demo" KIT_DEMO_GRADING=0 KIT_GNUPLOT=no-such-gnuplot \
+        KIT_DEMO_LABS="$BATS_TEST_TMPDIR/labs/91_good $BATS_TEST_TMPDIR/labs/92_bad $BATS_TEST_TMPDIR/labs/93_nogpu" \
+        "$KIT_ROOT/common/scripts/demo.sh"
+    [ "$status" -eq 1 ]
+    [[ $output == *"92_bad"*"FAILED (exit 2"* ]]
+    [[ $output == *"x range is invalid"* ]]
+    [[ $output == *"demo: FAILED: 92_bad"* ]]
+    [ "$(grep -c 'gnuplot is not installed' <<<"$output")" -eq 1 ]
+    idx="$BATS_TEST_TMPDIR/demo/index.md"
+    # the failure comes before any lab's section, with its log's last lines
+    first_fail=$(grep -n 'FAILED: 92_bad' "$idx" | head -n 1 | cut -d: -f1)
+    first_lab=$(grep -n '^## ' "$idx" | head -n 1 | cut -d: -f1)
+    [ "$first_fail" -lt "$first_lab" ]
+    grep -q 'x range is invalid' "$idx"
+    grep -q 'Note: gnuplot is not installed' "$idx"
+    grep -q 'Note: no CUDA device here.*93_nogpu' "$idx"
+    grep -qF '![time.png](91_good/time.png)' "$idx"
+    grep -q '^## 92_bad: FAILED' "$idx"
+}
+
+@test "demo: every lab passing exits 0 with no FAILED line" {
+    fake_lab 91_good 'echo fine'
+    run env KIT_DEMO_OUT="$BATS_TEST_TMPDIR/demo" KIT_DEMO_GRADING=0 \
+        KIT_DEMO_LABS="$BATS_TEST_TMPDIR/labs/91_good" "$KIT_ROOT/common/scripts/demo.sh"
+    [ "$status" -eq 0 ]
+    [[ $output != *FAILED* ]]
+    ! grep -q FAILED "$BATS_TEST_TMPDIR/demo/index.md"
+}
