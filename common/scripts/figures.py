@@ -235,7 +235,7 @@ def collect(args):
         print("figures: nothing measured in %s" % " ".join(args.files), file=sys.stderr)
         return 1
     comments = [c for s in results for c in s.comments] or [c for s in sources for c in s.comments]
-    lab = os.path.basename(os.path.normpath(args.lab_dir))
+    lab = os.path.basename(os.path.abspath(args.lab_dir))
     prov = [
         "# figures of %s, written by common/scripts/figures.py (make figures); do not edit" % lab,
         "# machine: %s" % args.machine,
