@@ -5,6 +5,8 @@
 #   make skeletons  regenerate every lab's skeleton from solutions/
 #   make bench      every lab's benchmark with the reference (REF=1)
 #   make gpu        on a machine with a GPU: build, GPU tests, sanitizer, benchmarks
+#   make compat     every lab built with CUDA 12.4 for sm_70 and up (downloads ~500 MB
+#                   once into .deps/cuda12; not part of make test)
 #   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
 LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
 
@@ -37,6 +39,9 @@ plot:
 gpu:
 	@common/scripts/gpu-run.sh
 
+compat:
+	@common/scripts/compat.sh
+
 # LABS on the command line names the labs of a release (01,02); else every lab
 dist-student:
 	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LABS)),"$(LABS)")
@@ -47,4 +52,4 @@ clean:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
 	rm -rf out tests/log
 
-.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu dist-student clean
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu compat dist-student clean
