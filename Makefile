@@ -8,6 +8,8 @@
 #   make gpu        the same with the sanitizer, profiles and benchmarks too
 #   make figures    every lab's reference figures (labs/NN/figures/GPU.tsv), into the handouts
 #   make figures-table  the handouts' figures blocks rendered again from labs/NN/figures
+#   make compat     every lab built with CUDA 12.4 for sm_70 and up (downloads ~500 MB
+#                   once into .deps/cuda12; not part of make test)
 #   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
 LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
 
@@ -49,6 +51,9 @@ figures: all
 figures-table:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -s -C $$d figures-table || exit 1; done
 
+compat:
+	@common/scripts/compat.sh
+
 # LABS on the command line names the labs of a release (01,02); else every lab
 dist-student:
 	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LABS)),"$(LABS)")
@@ -59,4 +64,4 @@ clean:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
 	rm -rf out tests/log
 
-.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table dist-student clean
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table compat dist-student clean

@@ -30,16 +30,34 @@ OPT      ?= -O2
 CFLAGS_KIT := -std=c11 $(OPT) -g $(WARN) -fopenmp -I$(COMMON) -I$(CUDA_HOME)/include $(STB_CFLAGS)
 LDLIBS_KIT := $(STB_LIBS) -lm -lgomp
 
-# CUDA architecture: the local GPU's when there is one, else a fat binary
-# (machine code for sm_75, sm_80, sm_90 plus PTX for newer GPUs). nvcc 13
-# no longer builds for sm_70 and older. Override: make CUDA_ARCH="80 90".
+# CUDA architecture: the local GPU's when there is one, else a fat binary of
+# the architectures of KIT_FAT_ARCH that the nvcc in use builds for (it is
+# asked: nvcc --list-gpu-code), machine code for each and PTX of the newest
+# for newer GPUs. CUDA 13 builds sm_75 and newer; CUDA 12 builds sm_70 (V100)
+# too. sm_86 and sm_89 GPUs run the sm_80 code. Override: make CUDA_ARCH="80 90"
+# (machine code for exactly those), or make KIT_FAT_ARCH="70 75 80 86 89 90".
+KIT_FAT_ARCH ?= 70 75 80 90
 ifeq ($(origin CUDA_ARCH),undefined)
   CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .\r')
+  KIT_ARCH_FOUND := $(CUDA_ARCH)
+endif
+# what this nvcc builds (75 80 ...; empty without an nvcc): asked where
+# CUDA_ARCH is found or empty, not where the command line or environment gives it
+ifeq ($(filter-out $(KIT_ARCH_FOUND),$(CUDA_ARCH)),)
+  NVCC_CODES := $(patsubst sm_%,%,$(filter sm_%,$(shell $(NVCC) --list-gpu-code 2>/dev/null)))
 endif
 ifeq ($(strip $(CUDA_ARCH)),)
-  NVCC_ARCH := -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
-               -gencode arch=compute_90,code=[sm_90,compute_90]
+  # KIT_FAT_ARCH's order (oldest first); no answer from nvcc: sm_75, sm_80, sm_90
+  FAT_ARCH := $(or $(filter $(NVCC_CODES),$(KIT_FAT_ARCH)),75 80 90)
+  FAT_PTX  := $(lastword $(FAT_ARCH))
+  NVCC_ARCH := $(foreach a,$(filter-out $(FAT_PTX),$(FAT_ARCH)),-gencode arch=compute_$(a),code=sm_$(a)) \
+               -gencode arch=compute_$(FAT_PTX),code=[sm_$(FAT_PTX),compute_$(FAT_PTX)]
 else
+  ifneq ($(and $(KIT_ARCH_FOUND),$(NVCC_CODES)),)
+    ifeq ($(filter $(KIT_ARCH_FOUND),$(NVCC_CODES)),)
+      $(warning this GPU is sm_$(KIT_ARCH_FOUND), which $(NVCC) does not build for: use a CUDA toolkit that does (make NVCC=/path/to/its/bin/nvcc; README.md, Support))
+    endif
+  endif
   NVCC_ARCH := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a))
 endif
 NVCC_WARN  := -Xcompiler -Wall,-Wextra $(if $(filter 1,$(WERROR)),-Werror all-warnings -Xcompiler -Werror)

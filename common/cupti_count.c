@@ -24,6 +24,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "cupti_records.h"
+
 #define KIT_CUPTI_BUF (4u << 20)
 
 static FILE *kc_out;
@@ -75,7 +77,7 @@ static void CUPTIAPI kc_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t
         if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
             rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
-        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+        const kit_cupti_kernel *k = (const kit_cupti_kernel *)rec;
         kc_kernels++;
         if (kc_out)
             kc_kernel_line(k->name, (unsigned long long)k->start, (unsigned long long)k->end);

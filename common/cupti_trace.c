@@ -302,6 +302,8 @@ void kit_trace_stop(void)
 #include <cupti.h>
 #include <pthread.h>
 
+#include "cupti_records.h"
+
 #define TRACE_BUF_BYTES (4u << 20)
 
 static pthread_mutex_t tr_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -353,14 +355,14 @@ static int convert(const CUpti_Activity *a, kit_trace_rec *r)
 {
     memset(r, 0, sizeof *r);
     if (a->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || a->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
-        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
+        const kit_cupti_kernel *k = (const kit_cupti_kernel *)a;
         r->type = 'K';
         r->start = k->start;
         r->end = k->end;
         r->stream = k->streamId;
         kit_trace_clean_name(k->name, r->name, sizeof r->name);
     } else if (a->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
-        const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)a;
+        const kit_cupti_memcpy *m = (const kit_cupti_memcpy *)a;
         r->type = 'C';
         r->start = m->start;
         r->end = m->end;
@@ -419,7 +421,7 @@ static void CUPTIAPI tr_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t
         kit_trace_rec r;
         if (!convert(a, &r))
             continue;
-        const char *raw = r.type == 'K' ? ((const CUpti_ActivityKernel10 *)a)->name : NULL;
+        const char *raw = r.type == 'K' ? ((const kit_cupti_kernel *)a)->name : NULL;
         take(&r, raw);
     }
     size_t dropped = 0;

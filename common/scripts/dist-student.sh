@@ -51,7 +51,8 @@ list_files() {
 }
 files=$( {
     list_files common | grep -v -e '^common/scripts/dist-student\.sh$' -e '^common/scripts/gpu-run\.sh$' \
-        -e '^common/scripts/demo\.sh$' -e '^common/scripts/mkskel\.awk$' -e '^common/student/README\.md$' -e '^common/student/Makefile$'
+        -e '^common/scripts/demo\.sh$' -e '^common/scripts/mkskel\.awk$' -e '^common/scripts/compat\.sh$' \
+        -e '^common/student/README\.md$' -e '^common/student/Makefile$'
     # shellcheck disable=SC2086
     list_files $labs | grep -v '/grade\.sh$'
     list_files grading/check.c grading/metrics grading/kitmetrics grading/metrics.tsv \

@@ -73,13 +73,26 @@ all=("${need[@]}" "${want[@]}")
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing ${all[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y -qq --no-install-recommends "${all[@]}" >/tmp/kit-setup.log 2>&1; then
-        apt-get update -qq >>/tmp/kit-setup.log 2>&1
-        apt-get install -y -qq --no-install-recommends "${all[@]}" >>/tmp/kit-setup.log 2>&1 || {
-            echo "setup: apt-get install ${all[*]} failed; see /tmp/kit-setup.log" >&2
-            [ ${#need[@]} -eq 0 ] || exit 1
-        }
+    log=/tmp/kit-setup.log
+    # no waiting on a network that is not there: one try, short timeouts
+    quick=(-o Acquire::Retries=0 -o Acquire::http::Timeout=15 -o Acquire::https::Timeout=15)
+    apt-get install -y -qq --no-install-recommends "${quick[@]}" "${all[@]}" >"$log" 2>&1 && exit 0
+    # the package lists may only be old: fetch them once. When that fails too
+    # (apt-get update exits 0 for an index it could not fetch), no registry
+    # answers, and the next package would fare no better.
+    updated=$(apt-get update -qq "${quick[@]}" -o APT::Update::Error-Mode=any 2>&1)
+    rc=$?
+    printf '%s\n' "$updated" >>"$log"
+    if [ $rc -ne 0 ] || [[ $updated == *"Failed to fetch"* || $updated == *"index files failed to download"* ]]; then
+        echo "setup: no package registry answers (no network?), so nothing can be installed;" \
+            "missing${need[*]:+ ${need[*]} (needed)}${want[*]:+ ${want[*]} (wanted)}; see $log" >&2
+        [ ${#need[@]} -eq 0 ] || exit 1
+        exit 0
     fi
+    apt-get install -y -qq --no-install-recommends "${all[@]}" >>"$log" 2>&1 || {
+        echo "setup: apt-get install ${all[*]} failed; see $log" >&2
+        [ ${#need[@]} -eq 0 ] || exit 1
+    }
     exit 0
 fi
 

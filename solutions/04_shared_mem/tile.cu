@@ -63,13 +63,19 @@ __device__ KIT_MAYBE_UNUSED static inline int dot4(unsigned int pixels, int taps
 
 /* Four sums as four bytes of one word, each clamped to 0..255 (a the lowest
  * byte): cvt.pack.sat puts sat(b) in byte 0, sat(a) in byte 1 and the low
- * half of its third operand above them. */
+ * half of its third operand above them. It comes with sm_72: the V100
+ * (sm_70, built by CUDA 12) clamps the four one by one, to the same word. */
 __device__ KIT_MAYBE_UNUSED static inline unsigned int pack4(int a, int b, int c, int d)
 {
+#if __CUDA_ARCH__ >= 720
     unsigned int hi, w;
     asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(hi) : "r"(d), "r"(c), "r"(0u));
     asm("cvt.pack.sat.u8.s32.b32 %0, %1, %2, %3;" : "=r"(w) : "r"(b), "r"(a), "r"(hi));
     return w;
+#else
+    return (unsigned int)min(max(a, 0), 255) | (unsigned int)min(max(b, 0), 255) << 8 |
+           (unsigned int)min(max(c, 0), 255) << 16 | (unsigned int)min(max(d, 0), 255) << 24;
+#endif
 }
 
 /* Blocks needed to cover n items with blocks of b. */
