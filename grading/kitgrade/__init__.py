@@ -11,6 +11,7 @@ One module per job:
   pools     cores and GPUs            schedule  the driver: tasks, resume, progress
   extras    --sanitize and --profile  context   what every part of a grading shares
   fsutil    file operations that follow no link
+  safetext  what a student controls, safe on a terminal, in a spreadsheet, in Markdown
   sandbox, uidpool (the sandbox); roster, gitsub, gitstore, gitdates, late, export, history,
   similarity (the instructors' tools), wired in by wfopts (their options), classlist (the
   class), workflow (the driver's hooks) and wfreport (their lines in the outputs).

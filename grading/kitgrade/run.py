@@ -20,6 +20,7 @@ from typing import List
 
 from . import check, fsutil
 from .rubric import vname
+from .safetext import one_line
 
 MAX_DESC = 1 << 20
 OK_RCS = (0, 1, 4)
@@ -121,7 +122,7 @@ def first_error(path):
     """The first meaningful line of a run's standard error."""
     data = fsutil.read_regular(path, 8 << 20) or b""
     for ln in data.decode("utf-8", "replace").splitlines():
-        s = " ".join("".join(c if c.isprintable() else " " for c in ln).split())
+        s = one_line(ln, 1 << 20)
         if s and not s.startswith("bash: line") and \
                 not re.search(r"Segmentation fault|Aborted|core dumped", s):
             return s[:160]

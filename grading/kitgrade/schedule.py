@@ -14,6 +14,7 @@ from . import build, fsutil, names, report, rubric
 from .cli import say
 from .pools import Cores, Gpus, Held, TimingLine
 from .run import Runner
+from .safetext import clean
 from .score import result
 from .timing import Timer
 from .workflow import Workflow
@@ -378,7 +379,7 @@ class Grading:
         if sys.stderr.isatty():
             sys.stderr.write("\r\033[K" + line)
         elif note:
-            sys.stderr.write("%s (%s)\n" % (line, note))
+            sys.stderr.write("%s (%s)\n" % (line, clean(note)))
         sys.stderr.flush()
 
     def run_all(self, todo):

@@ -11,6 +11,7 @@ import time
 from typing import Dict, List
 
 from .rubric import parse_vname
+from .safetext import one_line
 
 SEVERITY = ["missing", "refused", "no-commit", "no-files", "compile-error", "forbidden",
             "replayed", "impossible-time", "copies-in-launcher", "no-kernel", "extra-processes",
@@ -110,11 +111,6 @@ def summarise(rub, outcomes, variants):
     if status == "ok":
         reason = "every hidden test passed"
     return status, reason
-
-
-def one_line(s, n=600):
-    s = " ".join("".join(c if c.isprintable() else " " for c in s).split())
-    return s if len(s) <= n else s[:n - 3] + "..."
 
 
 def result(rub, student, lab_nn, build, files, outcomes=(), timings=None, fixed=None,

@@ -7,6 +7,7 @@ from typing import List
 
 from . import fsutil
 from .report import clean, load, md
+from .safetext import cell
 from .score import SEVERITY, grades_row, label
 from .wfreport import grade_columns, summary_lines
 
@@ -16,7 +17,7 @@ QUOTED = (0, 1, 10, 11)
 
 
 def _q(s):
-    return '"' + clean(s).replace('"', '""') + '"'
+    return '"' + cell(s).replace('"', '""') + '"'
 
 
 def records(out):
