@@ -4,7 +4,7 @@ import json
 import os
 import subprocess
 
-from . import fsutil
+from . import fsutil, speedloss
 from .safetext import block, cell, clean, gp_string, json_text, md  # noqa: F401 (report's)
 from .score import label
 
@@ -153,6 +153,14 @@ def write_report(sd, rec, g):
             t = v["timing"]
             L.append("- %s: **%s**: %s" % (md(label(v["variant"])), t["status"], md(t["reason"])))
         L.append("")
+    lost = [x for v in rec["variants"] for x in speedloss.lines(v, label(v["variant"]))]
+    if lost:
+        L.append("## Speed points lost\n")
+        L.append("Why a variant that passed every test has less than its full performance "
+                 "points: each pair of timed runs below the ratio where the full points start "
+                 "(or the run that broke a check), and what else ran on its GPU and cores "
+                 "then (seconds from the grading's start).\n")
+        L += lost + [""]
     if os.path.isfile(os.path.join(sd, "time.png")):
         L.append("![time against the reference](time.png)\n")
     if os.path.isfile(os.path.join(sd, "profile.tsv")):

@@ -32,10 +32,6 @@ def worst(statuses):
     return best
 
 
-def _r(x, n=2):
-    return None if x is None else round(float(x), n)
-
-
 def variant_points(rub, name, outcomes, timing):
     """One variant's record: its tests, points and what its timed runs showed."""
     pc, pp = rub.points[name]
@@ -145,10 +141,7 @@ def result(rub, student, lab_nn, build, files, outcomes=(), timings=None, fixed=
                    "status": o.status, "reason": one_line(o.reason, 1000),
                    "mismatch": o.listing[:4000] if o.listing else None,
                    "diff": o.diff or None} for o in outcomes],
-        "runs": [dict({"name": x[0], "wall_ms": _r(x[1], 1), "rc": x[2], "cpu_ms": _r(x[3], 1)},
-                      **({"at": x[4]} if len(x) > 4 and x[4] is not None else {}),
-                      **({"gated_s": x[5]} if len(x) > 5 else {}))
-                 for x in runs],
+        "runs": [dict(x) for x in runs],
         "graded_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
     }
     rec.update(extra or {})
