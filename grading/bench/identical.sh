@@ -55,7 +55,7 @@ echo "identical copies: labs $labs, $copies copies, $runs runs each; in $out" >&
 for nn in $labs; do
     d="$out/lab$nn"
     rm -rf "$d"
-    mkdir -p "$d/runs"
+    mkdir -p "$d/runs" "$d/class"
     "$kit/grading/examples/make.sh" "$nn" "$d/examples" >/dev/null
     for ((i = 1; i <= copies; i++)); do
         cp -r "$d/examples/correct" "$(printf '%s/class/c%03d' "$d" "$i")"
@@ -80,6 +80,17 @@ python3 - "$out" $labs <<'EOF' | tee "$out/spread.txt"
 import json, os, statistics, sys
 out, labs = sys.argv[1], sys.argv[2:]
 ok_all = True
+
+
+def meanwhile(o, indent):
+    where = ", ".join(x for x in ("GPU %s" % o["gpu"] if o["gpu"] is not None else "",
+                                  "cores %s" % ",".join(map(str, o["cores"])) if o["cores"]
+                                  else "") if x)
+    print("%smeanwhile %s (%s), %s-%s s%s" % (
+        indent, o["what"], where or "no core", o["at"], "on" if o["end"] is None else o["end"],
+        "; shared: %s" % ", ".join(o["shared"]) if o["shared"] else ""))
+
+
 for nn in labs:
     base = os.path.join(out, "lab" + nn, "runs")
     runs = sorted((int(k) for k in os.listdir(base) if k.isdigit()))
@@ -131,13 +142,9 @@ for nn in labs:
                           ", ".join("%.4g" % x for x in p["student_reps_ms"]),
                           p["slowest_rep"], (p["student_run"] or {}).get("run")))
                 for o in p["others"]:
-                    print("        meanwhile %s, %s-%s s, GPU %s cores %s%s" % (
-                        o["what"], o["at"], o["end"], o["gpu"], o["cores"],
-                        " (shared: %s)" % ", ".join(o["shared"]) if o["shared"] else ""))
+                    meanwhile(o, "        ")
             for o in s.get("others") or []:
-                print("      meanwhile %s, %s-%s s, GPU %s cores %s%s" % (
-                    o["what"], o["at"], o["end"], o["gpu"], o["cores"],
-                    " (shared: %s)" % ", ".join(o["shared"]) if o["shared"] else ""))
+                meanwhile(o, "      ")
     same = not lost and not missing and all(x == 0 for x in spread.values())
     ok_all = ok_all and same
     print("  goal (every copy the same points in every run): %s" % ("met" if same else
