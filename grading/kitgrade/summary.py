@@ -57,7 +57,7 @@ def write_plots(out, recs, max_pts, gnuplot, gp_script):
                 if v["variant"] not in names:
                     names.append(v["variant"])
                 rows.append("%s\t%d\t%s\t%.6g\t%.6g\t%.6g\n" % (
-                    r["id"], names.index(v["variant"]) + 1, v["variant"], t["student_ms"],
+                    cell(r["id"]), names.index(v["variant"]) + 1, v["variant"], t["student_ms"],
                     t["ref_ms"], t["student_ms"] / t["ref_ms"]))
     fsutil.atomic_write(os.path.join(plots, "perf.tsv"), "".join(rows))
     if not gnuplot or not recs:

@@ -57,7 +57,7 @@ class HostileText(unittest.TestCase):
         for i, name in enumerate(cls.names):
             d = os.path.join(subs, name)
             os.makedirs(d)
-            src = compile_error(i) if i % 2 else \
+            src = compile_error(i) if PREFIXES[i] in "-\r" else \
                 "// v1 correct\nint fake_variant(int v) { return v; }\n"
             util.put(os.path.join(d, "fake.c"), src)
         os.makedirs(os.path.join(subs, "." + evil("=", "hidden")))
@@ -98,6 +98,8 @@ class HostileText(unittest.TestCase):
         grades = util.read(os.path.join(self.out, "grades.csv"))
         self.assertIn("'=HYPERLINK(", grades)           # the compiler's message, defused
         self.assertIn('"\'=stu0', grades)
+        perf = util.read(os.path.join(self.out, "plots", "perf.tsv"))
+        self.assertIn("'+stu1", perf)                  # a results folder's name, defused
         self.assertTrue(os.path.isfile(os.path.join(self.out, "canvas.csv")))
         self.assertTrue(os.path.isfile(os.path.join(self.out, "moodle.csv")))
 
