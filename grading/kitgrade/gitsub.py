@@ -76,7 +76,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .fsutil import read_regular, remove_tree
+from .fsutil import others_reach, read_regular, remove_tree
 from .gitdates import Commit, _git_time, date_flags, effective_times, pick_commit
 from .gitstore import GitError, copy_store
 from .late import format_time, parse_time
@@ -208,7 +208,10 @@ class GitReader:
     def copy(self, repo):
         """The git folder of a link-free copy of REPO (gitstore.copy_store), which git reads
         instead of the student's folder; the copy is removed afterwards."""
-        tmp = tempfile.mkdtemp(prefix="kitgrade-git-", dir=self.tmp)
+        base = self.tmp or tempfile.gettempdir()
+        if self.uid is not None and not others_reach(base):
+            base = "/tmp"                   # git's user must reach the copy
+        tmp = tempfile.mkdtemp(prefix="kitgrade-git-", dir=base)
         try:
             os.chmod(tmp, 0o711)            # git's user reaches its own copy, nothing else
             gd = Path(tmp) / "store.git"

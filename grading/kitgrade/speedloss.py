@@ -141,9 +141,11 @@ def explain(rub, v, log, who):
             "student_run": _where(log, seqs[0]), "ref_run": _where(log, seqs[1]),
             "others": others, "others_total": n})
     if t.get("status") != "ok":
-        seqs = [t.get("breach_run")]
+        # the run that broke the check, or (a check of every pair) each of its timed runs
+        seqs = [t["breach_run"]] if t.get("breach_run") is not None else \
+            [p.get("student_run") for p in t.get("pairs") or []]
         others, n = _others(log, seqs, who)
-        out["breach_run"] = _where(log, seqs[0])
+        out["breach_run"] = _where(log, seqs[0]) if seqs else None
         out["others"], out["others_total"] = others, n
     return out
 

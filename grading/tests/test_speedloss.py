@@ -65,6 +65,11 @@ class Explain(unittest.TestCase):
                               self.log, "bob")
         self.assertEqual((s["status"], s["breach_run"]["run"]), ("unverified", "time-student-p1"))
         self.assertEqual(len(s["others"]), 3)
+        # a check of every pair (work hidden outside the windows): each of its timed runs
+        s = speedloss.explain(RUB, variant(0.0, "impossible-time", pairs=[self.pair(0.9)]),
+                              self.log, "bob")
+        self.assertEqual(s["breach_run"]["run"], "time-student-p1")
+        self.assertEqual([p["ratio"] for p in s["pairs"]], [0.9])     # every pair shown
         self.assertIsNone(speedloss.explain(RUB, variant(10.0), self.log, "bob"))
         failed = variant(0.0)
         failed["tests_passed"] = 2                  # a failed test says why, not the speed
