@@ -11,7 +11,8 @@ One module per job:
   pools     cores and GPUs            schedule  the driver: tasks, resume, progress
   extras    --sanitize and --profile  context   what every part of a grading shares
   fsutil    file operations that follow no link
-  sandbox, uidpool (the sandbox); roster, gitsub, gitdates, late, export, history,
+  safetext  what a student controls, safe on a terminal, in a spreadsheet, in Markdown
+  sandbox, uidpool (the sandbox); roster, gitsub, gitstore, gitdates, late, export, history,
   similarity (the instructors' tools), wired in by wfopts (their options), classlist (the
   class), workflow (the driver's hooks) and wfreport (their lines in the outputs).
 Python 3.8+, standard library only.

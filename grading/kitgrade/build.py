@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import List
 
 from . import fsutil
+from .safetext import clean, one_line
 
 MAX_SOURCE = 4 << 20           # a student file larger than this is not used
 MAX_OBJECT = 256 << 20
@@ -267,17 +268,13 @@ def build_argv(lab, pristine, box_root, out="out", extra=()):
 
 
 def clean_log(text, box_root, pristine):
-    """A build log with the grader's folders taken out of its paths."""
+    """A build log with the grader's folders taken out of its paths, and no control
+    character but tabs (a file name the student chose may hold escape sequences)."""
     box_root, pristine = str(box_root), str(pristine)
     for p in (os.path.join(box_root, "src") + "/", box_root + "/",
               os.path.join(pristine, "labs") + "/", pristine + "/"):
         text = text.replace(p, "")
-    return text
-
-
-def _one_line(s, n):
-    s = " ".join("".join(c if c.isprintable() else " " for c in s).split())
-    return s if len(s) <= n else s[:n - 3] + "..."
+    return "\n".join(clean(ln, keep="\t") for ln in text.split("\n"))
 
 
 def compile_reason(log, rc):
@@ -285,9 +282,9 @@ def compile_reason(log, rc):
     errs = [ln for ln in log.splitlines()
             if re.search(r"\b(error|Error)[: ]", ln) and not ln.startswith("make")]
     if errs:
-        return _one_line("; ".join(errs[:3]), 400)
+        return one_line("; ".join(errs[:3]), 400)
     tail = [ln for ln in log.splitlines() if ln.strip()][-2:]
-    return _one_line("the build failed (exit %s): %s" % (rc, " ".join(tail)), 300)
+    return one_line("the build failed (exit %s): %s" % (rc, " ".join(tail)), 300)
 
 
 BREACH_WORDS = {

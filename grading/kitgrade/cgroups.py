@@ -10,14 +10,21 @@ import re
 import time
 from typing import Dict, List, Optional, Set, Tuple
 
-from .procfs import (_keyed, _kill, _listdir, _read, _read_or, _write, parse_mountinfo,
-                     parse_proc_cgroup)
+from .procfs import (_descendants, _keyed, _kill, _listdir, _proc_stats, _read, _read_or,
+                     _write, parse_mountinfo, parse_proc_cgroup)
 from .sbtypes import MB, Limits
 
 
 # ------------------------------------------------------------------------------------ cgroups
 
 _V1_WANTED = ("memory", "pids", "cpuacct", "freezer", "cpuset")
+LEAF = "kitgrade-leaf"      # where v2 processes wait that keep our cgroup from handing on
+
+
+def grading_base(path: str) -> str:
+    """The cgroup a grading makes its runs' cgroups in, from the one it runs in: that one, or
+    its parent when it is a leaf an earlier grading made (so that no grading nests one more)."""
+    return os.path.dirname(path) if os.path.basename(path) == LEAF else path
 
 
 class _CgroupHost:
@@ -30,6 +37,7 @@ class _CgroupHost:
         self.parents: Dict[str, str] = {}   # v1: controller -> our folder; v2: '' -> our folder
         self.has: Set[str] = set()
         self.notes: List[str] = []
+        self.moves: List[str] = []          # the processes set-up moved, said by the grader
         self._seq = itertools.count(1)
         st = _read_or("/proc/self/stat")
         self.name = f"kitgrade-{os.getpid()}-{st[st.rfind(')') + 2:].split()[19] if st else 0}"
@@ -44,7 +52,7 @@ class _CgroupHost:
                 for ctl in opts:
                     if ctl in _V1_WANTED and ctl in own:
                         v1.setdefault(ctl, (mp, root))
-        v2_base = self._below(v2, own.get("")) if v2 and "" in own else None
+        v2_base = grading_base(self._below(v2, own.get(""))) if v2 and "" in own else None
         v2_ctls = set(_read_or(os.path.join(v2_base, "cgroup.controllers")).split()) if v2_base else set()
         try:
             if want in ("auto", "v2") and v2_base and ("memory" in v2_ctls or want == "v2" or not v1):
@@ -95,22 +103,22 @@ class _CgroupHost:
         self.version = 2
         self._purge_stale(base)
         want = ctls & {"memory", "pids", "cpuset"}
-        moved = False
+        room = 0                # processes moved out of BASE: 0 none, 1 ours, 2 every one
         for c in sorted(want - set(_read_or(os.path.join(base, "cgroup.subtree_control")).split())):
-            try:
+            while True:
                 try:
                     _write(os.path.join(base, "cgroup.subtree_control"), "+" + c)
+                    break
                 except OSError as e:
-                    if e.errno != errno.EBUSY or moved:
-                        raise
-                    self._make_room(base)
-                    moved = True
-                    _write(os.path.join(base, "cgroup.subtree_control"), "+" + c)
-            except OSError as e:
-                want.discard(c)
-                if c != "cpuset":
-                    self.notes.append(f"cgroup v2: cannot hand the {c} controller to the runs "
-                                      f"({e.strerror})")
+                    if e.errno == errno.EBUSY and room < 2:
+                        room += 1
+                        self._make_room(base, everyone=room == 2)
+                        continue
+                    want.discard(c)
+                    if c != "cpuset":
+                        self.notes.append(f"cgroup v2: cannot hand the {c} controller to the "
+                                          f"runs ({e.strerror})")
+                    break
         mine = os.path.join(base, self.name)
         os.makedirs(mine, exist_ok=True)
         self.parents[""] = mine
@@ -127,20 +135,32 @@ class _CgroupHost:
         if os.path.exists(os.path.join(mine, "cgroup.freeze")):
             self.has.add("freeze")
 
-    def _make_room(self, base: str) -> None:
+    def _make_room(self, base: str, everyone: bool) -> None:
         """cgroup v2 hands controllers down only from a cgroup with no processes of its own:
-        move those of ours (this grader, and what started it) into a leaf beside the runs'."""
-        leaf = os.path.join(base, "kitgrade-leaf")
+        move this grader's processes out of BASE into the leaf beside the runs' cgroups (made
+        once, and used again by every later grading), and only when that is not enough
+        (EVERYONE) the processes it did not start too. Each move is said (self.moves)."""
+        leaf = os.path.join(base, LEAF)
         os.makedirs(leaf, exist_ok=True)
-        moved = 0
-        for pid in _read_or(os.path.join(base, "cgroup.procs")).split():
+        here = _cg_procs(base)
+        me = os.getpid()
+        pids = sorted(here) if everyone else sorted(_descendants(_proc_stats(here), me) or
+                                                     ({me} & here))
+        moved = []
+        for pid in pids:
             try:
-                _write(os.path.join(leaf, "cgroup.procs"), pid)
-                moved += 1
+                _write(os.path.join(leaf, "cgroup.procs"), str(pid))
+                moved.append(pid)
             except OSError:
                 pass
-        self.notes.append(f"cgroup v2: moved {moved} processes of {base} into {leaf}, so that it "
-                          f"can hand its controllers to the runs' cgroups")
+        if moved:
+            who = ", ".join("%d (%s)" % (p, "this grader" if p == me else
+                                         " ".join(_read_or(f"/proc/{p}/comm").split()) or "?")
+                            for p in moved)
+            self.moves.append(f"cgroup v2: moved {len(moved)} process{'es' * (len(moved) != 1)}"
+                              f"{'' if not everyone else ' the grader did not start'} from "
+                              f"{base} into {leaf} (a cgroup with processes of its own hands "
+                              f"no controller to the runs' cgroups): {who}")
 
     def new_run(self) -> "_RunCgroup":
         return _RunCgroup(self, f"run-{next(self._seq)}")

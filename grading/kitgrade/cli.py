@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 from . import slurmopts, wfopts
+from .safetext import term
 
 PROG = "grade"
 
@@ -80,8 +81,8 @@ class Options:
 
 
 def say(msg):
-    """One line on standard error, as the grader."""
-    sys.stderr.write("%s: %s\n" % (PROG, msg))
+    """One line on standard error, as the grader (no control character of a name in it)."""
+    sys.stderr.write("%s: %s\n" % (PROG, term(msg)))
     sys.stderr.flush()
 
 

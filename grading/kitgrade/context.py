@@ -38,6 +38,7 @@ class Ctx:
     checks_off: set = field(default_factory=set)   # (variant, status) the reference breaks
     wf: object = None                 # workflow.Workflow: roster, git, lateness, exports
     t0: Optional[float] = None        # the grading's start (time.monotonic()), set by schedule
+    runlog: object = None             # speedloss.RunLog: every run, where and when (schedule)
 
     def since_start(self, t):
         """Monotonic time T in seconds from the grading's start, for a run's record (None

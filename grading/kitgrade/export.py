@@ -22,7 +22,9 @@ Moodle export with one for the assignment (`Assignment: Lab 3 (Real)`).
 Both: one row per student on the roster, in the roster's order; the points are those after the
 late penalty; a `missing` student gets 0; a student the grades do not name is left blank (no
 grade is changed) and listed in skipped; graded folders that are not on the roster cannot be
-uploaded and are listed in skipped too. Numbers are written with at most 2 decimals.
+uploaded and are listed in skipped too. Numbers are written with at most 2 decimals; a cell
+that a spreadsheet would take as a formula (a roster name beginning with =, +, -, @) gets a
+leading apostrophe, and control characters are replaced (safetext.cell).
 
 Interface:
     export_canvas(roster, points, *, assignment, max_points) -> Export
@@ -46,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 from .roster import Roster, Student
+from .safetext import cell
 
 __all__ = ["Export", "ExportError", "export", "export_canvas", "export_moodle"]
 
@@ -117,7 +120,7 @@ def _assignment_column(roster: Roster, assignment: str) -> Optional[str]:
 def _csv(rows: List[List[str]]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerows(rows)
+    w.writerows([cell(c) for c in row] for row in rows)
     return out.getvalue()
 
 

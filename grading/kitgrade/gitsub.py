@@ -13,12 +13,15 @@ repository says is obeyed:
 - only plumbing commands run (rev-parse, rev-list, ls-tree, cat-file): no checkout, no
   `git archive` (it would run the filter drivers .gitattributes asks for), so filter drivers,
   aliases, pagers and hooks named in the repository's config are never reached;
-- the repository must be a plain folder: `.git` as a link or a `gitdir:` file (which would
-  point at another repository) is refused, and so are alternates (objects/info/alternates,
-  borrowing another repository's objects);
+- git never reads the student's folder: gitstore.copy_store first copies, with no link
+  followed, what git needs (HEAD, refs, packed-refs, the repository's own objects) into a bare
+  repository of the grader's with a config of its own, and git reads that copy. A link where
+  the copy needs a file, a `.git` that is a link or a `gitdir:` file, borrowed objects
+  (objects/info/alternates) and a linked work tree are refused with what they are;
 - files are taken from the tree with `git cat-file blob`: regular files only (a link, a
-  submodule or a folder at a student file's path is skipped with a reason), at most
-  max_file_bytes each (the size is read from the tree first, and the read is cut at it too);
+  submodule or a folder at a student file's path is skipped with a reason, and so is a Git
+  LFS pointer, whose content is not in the repository), at most max_file_bytes each (the size
+  is read from the tree first, and the read is cut at it too);
 - every git command has a time limit and its output is capped.
 
 The lab's student files are taken from their kit path (the student tarball's tree, e.g.
@@ -43,9 +46,10 @@ Interface (commit dates and the choice of the commit live in gitdates.py; gitsub
         download (github_username, roster_identifier, submission_timestamp) or Moodle's grading
         worksheet (Email address, "Last modified (submission)", in Moodle's English date form,
         read in default_tz); keys are logins, identifiers or e-mail addresses in lower case
-    GitReader(*, uid="auto", max_file_bytes=4 MiB, timeout=60)
-        .git_dir(repo) -> Path, .resolve(git_dir, ref) -> str, .first_parents(git_dir, commit)
-        -> List[Commit], .clone_time(git_dir) -> Optional[datetime]
+    GitReader(*, uid="auto", max_file_bytes=4 MiB, timeout=60, tmp=None)
+        .copy(repo) -> a context manager: the git folder of the repository's link-free copy
+        (in a new folder of tmp, removed after), .resolve(git_dir, ref) -> str,
+        .first_parents(git_dir, commit) -> List[Commit], .clone_time(git_dir) -> datetime
     take(repo, dest, *, files, lab_dir=None, login="", ref="HEAD", until=None,
          submitted_at=None, clone_time=None, reader=None) -> GitSubmission
         writes the files into the new folder dest (their kit names) and says what it did;
@@ -64,14 +68,17 @@ import selectors
 import shutil
 import signal
 import subprocess
+import tempfile
 import time as _time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .fsutil import read_regular
+from .fsutil import others_reach, read_regular, remove_tree
 from .gitdates import Commit, _git_time, date_flags, effective_times, pick_commit
+from .gitstore import GitError, copy_store
 from .late import format_time, parse_time
 
 __all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "read_repo_list",
@@ -81,10 +88,7 @@ __all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "re
 MAX_FILE_BYTES = 4 << 20
 MAX_HISTORY = 20000
 _OID = re.compile(r"^[0-9a-f]{40}([0-9a-f]{24})?$")
-
-
-class GitError(Exception):
-    pass
+_LFS = b"version https://git-lfs.github.com/spec/"
 
 
 @dataclass
@@ -111,13 +115,14 @@ class GitSubmission:
 
 class GitReader:
     def __init__(self, *, uid="auto", max_file_bytes: int = MAX_FILE_BYTES,
-                 timeout: float = 60.0, git: Optional[str] = None):
+                 timeout: float = 60.0, git: Optional[str] = None, tmp: Optional[str] = None):
         if uid == "auto":
             uid = int(os.environ.get("KIT_GRADE_UID_BASE", "61000")) - 1 \
                 if os.geteuid() == 0 else None
         self.uid: Optional[int] = uid
         self.max_file_bytes = max_file_bytes
         self.timeout = timeout
+        self.tmp = tmp
         self.git = git or shutil.which("git", path="/usr/local/bin:/usr/bin:/bin") or "git"
         if uid is not None and not shutil.which("setpriv"):
             raise GitError("running as root without setpriv: cannot read repositories as an "
@@ -195,50 +200,25 @@ class GitReader:
         if rc != 0:
             msg = err.decode("utf-8", "replace").strip().splitlines()
             msg = msg[-1] if msg else "exit status %d" % rc
-            if self.uid is not None and ("ermission denied" in msg or "not a git" in msg):
-                msg += " (git runs as user %d: the clones must be readable by everyone, e.g. " \
-                       "chmod -R a+rX CLONES)" % self.uid
             raise GitError("git %s: %s" % (args[0], msg))
         return bytes(out)
 
     # -- what the repository is -------------------------------------------------------
-    def git_dir(self, repo) -> Path:
-        """The repository's git folder: REPO/.git, or REPO itself when it is bare."""
-        repo = Path(os.path.abspath(repo))
+    @contextmanager
+    def copy(self, repo):
+        """The git folder of a link-free copy of REPO (gitstore.copy_store), which git reads
+        instead of the student's folder; the copy is removed afterwards."""
+        base = self.tmp or tempfile.gettempdir()
+        if self.uid is not None and not others_reach(base):
+            base = "/tmp"                   # git's user must reach the copy
+        tmp = tempfile.mkdtemp(prefix="kitgrade-git-", dir=base)
         try:
-            st = os.lstat(repo)
-        except OSError:
-            raise GitError("%s: no such folder" % repo) from None
-        if not _isdir(st):
-            raise GitError("%s: not a folder (a link or a file)" % repo)
-        dot = repo / ".git"
-        try:
-            dst = os.lstat(dot)
-        except OSError:
-            dst = None
-        if dst is not None:
-            if not _isdir(dst):
-                raise GitError("%s: .git is a link or a file (a gitdir: file would point at "
-                               "another repository): refused" % repo)
-            gd = dot
-        elif os.path.isfile(repo / "HEAD") and os.path.isdir(repo / "objects"):
-            gd = repo
-        else:
-            raise GitError("%s: not a git repository" % repo)
-        for part in ("objects", "refs", "HEAD"):
-            try:
-                pst = os.lstat(gd / part)
-            except OSError:
-                raise GitError("%s: no %s: not a git repository" % (repo, part)) from None
-            if (part != "HEAD" and not _isdir(pst)) or (part == "HEAD" and not _isreg(pst)):
-                raise GitError("%s: %s is a link or of the wrong kind: refused" % (repo, part))
-        for alt in ("objects/info/alternates", "objects/info/http-alternates"):
-            if os.path.lexists(gd / alt):
-                raise GitError("%s: borrows objects from elsewhere (%s): refused; clone it "
-                               "without --reference or --shared" % (repo, alt))
-        if os.path.lexists(gd / "commondir"):
-            raise GitError("%s: a linked work tree of another repository: refused" % repo)
-        return gd
+            os.chmod(tmp, 0o711)            # git's user reaches its own copy, nothing else
+            gd = Path(tmp) / "store.git"
+            copy_store(repo, gd, uid=self.uid)
+            yield gd
+        finally:
+            remove_tree(tmp)
 
     def resolve(self, git_dir: Path, ref: str) -> str:
         if not ref or ref.startswith("-") or any(c in ref for c in " \t\n\0"):
@@ -345,25 +325,31 @@ def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, log
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=False)
     try:
-        gd = reader.git_dir(repo)
-        tip = reader.resolve(gd, ref)
-        chain = reader.first_parents(gd, tip)
+        with reader.copy(repo) as gd:
+            tip = reader.resolve(gd, ref)
+            chain = reader.first_parents(gd, tip)
+            if clone_time is None:
+                clone_time = reader.clone_time(gd)
+            chosen = _choose(sub, chain, until, clone_time, submitted_at)
+            if chosen is not None:
+                _take_files(reader, gd, chosen.id, files, lab_dir, dest, sub)
     except GitError as e:
         sub.status, sub.reason = "refused", str(e)
-        return sub
-    if clone_time is None:
-        clone_time = reader.clone_time(gd)
+    return sub
+
+
+def _choose(sub, chain, until, clone_time, submitted_at):
+    """The commit graded (None: no-commit), its dates and flags into SUB."""
     sub.clone_time = format_time(clone_time) if clone_time else None
+    sub.flags = date_flags(chain, clone_time)
     chosen = pick_commit(chain, until)
     if chosen is None:
         sub.status = "no-commit"
-        sub.reason = "no commit on %s is dated at or before %s" % (ref, format_time(until))
-        sub.flags = date_flags(chain, clone_time)
-        return sub
+        sub.reason = "no commit on %s is dated at or before %s" % (sub.ref, format_time(until))
+        return None
     pos = next(i for i, c in enumerate(chain) if c.id == chosen.id)
     sub.newer_commits = pos
     sub.commit, sub.commit_time = chosen.id, format_time(chosen.time)
-    sub.flags = date_flags(chain, clone_time)
     if submitted_at is None:
         made = effective_times(chain)[pos]
         sub.submitted_at, sub.submitted_from = format_time(made), "commit"
@@ -374,51 +360,58 @@ def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, log
         sub.flags.append("committed-after-submission: commit %s is dated %s, after the "
                          "submission on the platform (%s)"
                          % (chosen.id[:12], sub.commit_time, sub.submitted_at))
+    return chosen
+
+
+def _take_files(reader, gd, commit, files, lab_dir, dest, sub):
+    """Each of FILES from its kit path or the root of COMMIT's tree into DEST, what was not
+    taken into SUB.skipped."""
     for name in files:
         where = ([lab_dir.strip("/") + "/" + name] if lab_dir else []) + [name]
-        found = False
         for path in where:
             try:
-                ent = reader.entry(gd, chosen.id, path)
+                ent = reader.entry(gd, commit, path)
             except GitError as e:
                 sub.skipped.append("%s: %s" % (path, e))
                 continue
             if ent is None:
                 continue
-            mode, typ, oid, size = ent
-            if found:
+            if name in sub.files:
                 sub.skipped.append("%s: ignored, %s was taken" % (path, sub.files[name]))
                 continue
-            if mode == "120000":
-                sub.skipped.append("%s: a symbolic link, not taken" % path)
-                continue
-            if mode == "160000" or typ == "commit":
-                sub.skipped.append("%s: a submodule, not taken" % path)
-                continue
-            if typ != "blob" or mode not in ("100644", "100755"):
-                sub.skipped.append("%s: not a regular file (%s), not taken" % (path, typ))
-                continue
-            if size is None:
-                sub.skipped.append("%s: its content is not in the repository (a missing "
-                                   "object), not taken" % path)
-                continue
-            if size > reader.max_file_bytes:
-                sub.skipped.append("%s: %s bytes, more than the %d allowed: not taken"
-                                   % (path, size, reader.max_file_bytes))
-                continue
-            try:
-                data = reader.blob(gd, oid)
-            except GitError as e:
-                sub.skipped.append("%s: %s" % (path, e))
+            why, data = _blob_of(reader, gd, ent)
+            if why:
+                sub.skipped.append("%s: %s" % (path, why))
                 continue
             _write_new(dest, name, data)
             sub.files[name] = path
-            found = True
     if not sub.files:
         sub.status = "no-files"
         sub.reason = "none of %s in commit %s (looked in %s)" % (
-            ", ".join(files), chosen.id[:12], (lab_dir + "/ and " if lab_dir else "") + "the root")
-    return sub
+            ", ".join(files), commit[:12], (lab_dir + "/ and " if lab_dir else "") + "the root")
+
+
+def _blob_of(reader, gd, ent):
+    """(why the tree entry ENT is not taken, or ''; its content)."""
+    mode, typ, oid, size = ent
+    if mode == "120000":
+        return "a symbolic link, not taken", None
+    if mode == "160000" or typ == "commit":
+        return "a submodule, not taken", None
+    if typ != "blob" or mode not in ("100644", "100755"):
+        return "not a regular file (%s), not taken" % typ, None
+    if size is None:
+        return "its content is not in the repository (a missing object), not taken", None
+    if size > reader.max_file_bytes:
+        return "%s bytes, more than the %d allowed: not taken" % (size,
+                                                                  reader.max_file_bytes), None
+    try:
+        data = reader.blob(gd, oid)
+    except GitError as e:
+        return str(e), None
+    if data.startswith(_LFS) and len(data) < 1024:
+        return "a Git LFS pointer (the file itself is not in the repository), not taken", None
+    return "", data
 
 
 # -- where the repositories are ---------------------------------------------------------
@@ -472,9 +465,9 @@ def read_repo_list(path) -> List[Tuple[str, str]]:
 
 
 def clone(url: str, dest, *, timeout: float = 600) -> datetime:
-    """A bare clone of url into dest (nothing checked out, no submodules, hooks off),
-    readable by everyone so that GitReader's user can read it. Runs as the grader's user,
-    whose own credentials reach private repositories. Returns the time it was made."""
+    """A bare clone of url into dest (nothing checked out, no submodules, hooks off). Runs as
+    the grader's user, whose own credentials reach private repositories; GitReader reads its
+    link-free copy, as any repository's. Returns the time it was made."""
     dest = os.fspath(dest)
     if url.startswith("-") or url.lower().startswith("ext::"):
         raise GitError("%s: not a repository address" % url)
@@ -491,16 +484,7 @@ def clone(url: str, dest, *, timeout: float = 600) -> datetime:
     if p.returncode != 0:
         msg = p.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GitError("cloning %s: %s" % (url, msg[-1] if msg else "failed"))
-    made = datetime.now(timezone.utc).astimezone()
-    for root, dirs, names in os.walk(dest):
-        for d in dirs:
-            os.chmod(os.path.join(root, d), 0o755)
-        for n in names:
-            fp = os.path.join(root, n)
-            if not os.path.islink(fp):
-                os.chmod(fp, 0o644)
-    os.chmod(dest, 0o755)
-    return made
+    return datetime.now(timezone.utc).astimezone()
 
 
 _MOODLE_TIME = "%A, %d %B %Y, %I:%M %p"

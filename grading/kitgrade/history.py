@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from .fsutil import read_plain
+from .safetext import clean
 
 __all__ = ["HistoryError", "recorded_seed", "regrade_seed", "select_only", "summary", "archive",
            "load", "markdown"]
@@ -206,9 +207,8 @@ def load(out, name) -> List[dict]:
 
 
 def _cell(x) -> str:
-    s = "" if x is None else str(x)
-    return "".join("&#%d;" % ord(c) if c in "|\\`*_[]<>&#" else c
-                   for c in s.replace("\n", " "))
+    s = "" if x is None else clean(x)
+    return "".join("&#%d;" % ord(c) if c in "|\\`*_[]<>&#" else c for c in s)
 
 
 def markdown(entries: List[dict], *, show_seed: bool = True) -> str:

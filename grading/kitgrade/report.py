@@ -1,49 +1,12 @@
 """A student's report.md, its tab-separated views and its plot, all made from results.json;
-and the escaping of everything a student controls (names, compiler messages, file contents)
-for Markdown and HTML."""
+everything a student controls escaped by safetext (report.md, block, clean: its names)."""
 import json
 import os
-import re
 import subprocess
 
-from . import fsutil
+from . import fsutil, speedloss
+from .safetext import block, cell, clean, gp_string, json_text, md  # noqa: F401 (report's)
 from .score import label
-
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]#~!|{}])")
-
-
-def clean(s):
-    """Text with every control character made a space (tabs and newlines too)."""
-    return "".join(c if c.isprintable() else " " for c in str(s))
-
-
-def md(s, limit=None):
-    """Inline text for Markdown that renders as written and never as HTML, a link or a
-    table cell's end."""
-    s = clean(s)
-    if limit and len(s) > limit:
-        s = s[:limit - 3] + "..."
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    s = _MD_SPECIAL.sub(r"\\\1", s)
-    s = s.replace("://", ":\\/\\/").replace("www.", "www\\.")
-    return s
-
-
-def block(text, max_lines=20, max_chars=4000):
-    """A fenced code block no content can close (its fence is longer than any run of
-    backticks in it); control characters other than tabs go."""
-    text = text[:max_chars]
-    lines = ["".join(c if c.isprintable() or c == "\t" else " " for c in ln)
-             for ln in text.splitlines()[:max_lines]]
-    runs = [len(m) for m in re.findall(r"`+", "\n".join(lines))]
-    fence = "`" * max(3, max(runs, default=0) + 1)
-    return "%s text\n%s\n%s\n" % (fence, "\n".join(lines), fence)
-
-
-def gp_string(s):
-    """A gnuplot single-quoted string (nothing in it is interpreted but '')."""
-    return "'" + clean(s).replace("'", "''") + "'"
-
 
 def _f(x, fmt="%.1f"):
     return "-" if x is None else fmt % x
@@ -57,7 +20,7 @@ def _read(path, n=1 << 20):
 def write_views(sd, rec):
     """tests.tsv, score.tsv, perf.tsv, files.txt and result.tsv, from the record."""
     def tsv(fields):
-        return "\t".join(clean(f) for f in fields) + "\n"
+        return "\t".join(cell(f) for f in fields) + "\n"
     fsutil.atomic_write(os.path.join(sd, "tests.tsv"), "".join(
         tsv([c["variant"], c["case"], c["status"], c["reason"]]) for c in rec["cases"]))
     score, perf = [], []
@@ -190,6 +153,14 @@ def write_report(sd, rec, g):
             t = v["timing"]
             L.append("- %s: **%s**: %s" % (md(label(v["variant"])), t["status"], md(t["reason"])))
         L.append("")
+    lost = [x for v in rec["variants"] for x in speedloss.lines(v, label(v["variant"]))]
+    if lost:
+        L.append("## Speed points lost\n")
+        L.append("Why a variant that passed every test has less than its full performance "
+                 "points: each pair of timed runs below the ratio where the full points start "
+                 "(or the run that broke a check), and what else ran on its GPU and cores "
+                 "then (seconds from the grading's start).\n")
+        L += lost + [""]
     if os.path.isfile(os.path.join(sd, "time.png")):
         L.append("![time against the reference](time.png)\n")
     if os.path.isfile(os.path.join(sd, "profile.tsv")):
@@ -220,7 +191,7 @@ def write_report(sd, rec, g):
 def write_results(sd, rec):
     """results.json, last and atomically: a student with it is graded."""
     fsutil.atomic_write(os.path.join(sd, "results.json"),
-                        json.dumps(rec, indent=1, ensure_ascii=False, sort_keys=False) + "\n")
+                        json_text(rec, indent=1, sort_keys=False) + "\n")
 
 
 def load(sd):

@@ -20,6 +20,8 @@ from typing import List
 
 from . import check, fsutil
 from .rubric import vname
+from .safetext import one_line
+from .speedloss import running
 
 MAX_DESC = 1 << 20
 OK_RCS = (0, 1, 4)
@@ -121,7 +123,7 @@ def first_error(path):
     """The first meaningful line of a run's standard error."""
     data = fsutil.read_regular(path, 8 << 20) or b""
     for ln in data.decode("utf-8", "replace").splitlines():
-        s = " ".join("".join(c if c.isprintable() else " " for c in ln).split())
+        s = one_line(ln, 1 << 20)
         if s and not s.startswith("bash: line") and \
                 not re.search(r"Segmentation fault|Aborted|core dumped", s):
             return s[:160]
@@ -161,13 +163,24 @@ class Outcome:
         return vname(self.part, self.variant)
 
 
-def run_record(ctx, name, res, started, gated_s=None):
-    """A run's entry in results.json "runs": (name, wall ms, exit status or 128 + the signal,
-    CPU ms, its start in seconds from the grading's start[, seconds it was held at its gate]);
-    RES: the sandbox's Result, STARTED: time.monotonic() at its start."""
-    rec = (name, res.wall_ms, res.rc if res.rc is not None else 128 + (res.signal or 0),
-           res.cpu_ms, ctx.since_start(started))
-    return rec if gated_s is None else rec + (round(gated_s, 3),)
+def run_record(ctx, name, res, started, gated_s=None, gpu=None, cores=None):
+    """A run's entry in results.json "runs": name, wall ms, exit status (or 128 + the signal),
+    CPU ms, its start in seconds from the grading's start, the seconds it was held at its
+    gate (a timed run started early), the GPU and cores it ran on; RES: the sandbox's Result,
+    STARTED: time.monotonic() at its start."""
+    rec = {"name": name, "wall_ms": _r(res.wall_ms), "rc": res.rc if res.rc is not None
+           else 128 + (res.signal or 0), "cpu_ms": _r(res.cpu_ms)}
+    at = ctx.since_start(started)
+    for k, x in (("at", at), ("gated_s", None if gated_s is None else round(gated_s, 3)),
+                 ("gpu", None if gpu is None else str(gpu)),
+                 ("cores", sorted(cores) if cores else None)):
+        if x is not None:
+            rec[k] = x
+    return rec
+
+
+def _r(x):
+    return None if x is None else round(float(x), 1)
 
 
 class Runner:
@@ -186,7 +199,7 @@ class Runner:
         self.tampered = ""          # why: the run put a link where the grader reads
         self.nodev = False
         self.outcomes = []          # [Outcome]
-        self.runs = []              # (log name, wall ms, rc, cpu ms)
+        self.runs = []              # run_record()s
         self.gate = None            # () -> a context manager each run is made inside
         self.spent = {"gate": 0.0, "runs": 0.0, "checks": 0.0}   # seconds, where they went
         os.makedirs(os.path.join(sd, "logs"), exist_ok=True)
@@ -203,16 +216,18 @@ class Runner:
         so = os.path.join(self.sd, "logs", name + ".out")
         se = os.path.join(self.sd, "logs", name + ".err")
         t0 = time.monotonic()
+        cpus = cpus if cpus is not None else self.cpus
         with self.gate() if self.gate is not None else contextlib.nullcontext():
             t1 = time.monotonic()
-            res = self.box.run(argv, cwd=self.box.root,
-                               env=env or self.run_env(), limits=limits or
-                               self.ctx.limits("run"), stdout=so, stderr=se, pass_fds=pass_fds,
-                               cpus=cpus if cpus is not None else self.cpus)
+            with running(self.ctx, os.path.basename(self.sd), name, self.slot, cpus):
+                res = self.box.run(argv, cwd=self.box.root,
+                                   env=env or self.run_env(), limits=limits or
+                                   self.ctx.limits("run"), stdout=so, stderr=se,
+                                   pass_fds=pass_fds, cpus=cpus)
         t2 = time.monotonic()
         self.spent["gate"] += t1 - t0
         self.spent["runs"] += t2 - t1
-        self.runs.append(run_record(self.ctx, name, res, t1))
+        self.runs.append(run_record(self.ctx, name, res, t1, gpu=self.slot, cores=cpus))
         return res, se
 
     def run_env(self):

@@ -7,7 +7,7 @@ variant in that grading (ref_check)."""
 import secrets
 import threading
 from dataclasses import dataclass, field
-from typing import List
+from typing import List, Optional
 
 from . import check, cupti, fsutil
 from .rubric import vname
@@ -24,6 +24,7 @@ class VarCheck:
     intervals: List[float] = field(default_factory=list)  # ms, a key's answer to the next request
     x_ms: float = 0.0                                 # the process's CPU or wall ms (shown)
     checked: List[int] = field(default_factory=list)
+    run_seq: Optional[int] = None                     # the run's entry in the grading's RunLog
 
 
 def _key_int(s):
@@ -45,6 +46,7 @@ class RunChecks:
         span = info.span if info else ("kernel" if ctx.lab.gpu else "host")
         d, res = run.descs.get((case.name, v)), run.res
         vc.x_ms = res.cpu_ms if ctx.clock == "cpu" else res.wall_ms
+        vc.run_seq = getattr(run, "seq", None)
 
         def bad(st, why):
             vc.status, vc.reason = st, why

@@ -110,6 +110,7 @@ class Sandbox(_BwrapView):
             self._tmpfs = self._probe_tmpfs()
         self._cg = _CgroupHost(cgroup)
         self.notes.extend(self._cg.notes)
+        self.moves = list(self._cg.moves)   # processes the cgroup set-up moved (said)
         self._gpu_setup()
         self._decide_enforcement()
         # a grader that ends on an exception still unmounts and frees its boxes (not a forked

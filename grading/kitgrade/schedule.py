@@ -14,6 +14,8 @@ from . import build, fsutil, names, report, rubric
 from .cli import say
 from .pools import Cores, Gpus, Held, TimingLine
 from .run import Runner
+from .safetext import clean
+from .speedloss import RunLog, explain, running
 from .score import result
 from .timing import Timer
 from .workflow import Workflow
@@ -45,6 +47,7 @@ class Grading:
         self.graded_now = 0
         self.t0 = time.monotonic()
         ctx.t0 = self.t0            # runs' records say when they started (ctx.since_start)
+        ctx.runlog = RunLog()       # and where: why a student lost speed points (speedloss)
         self.gnuplot = _which("gnuplot")
         self.gp = os.path.join(os.path.dirname(HERE), "plot_grades.gp")
         self.nodev = False
@@ -92,9 +95,10 @@ class Grading:
                                 os.path.join(ctx.pristine, "labs", ctx.lab.name))
         log = os.path.join(sd, "build.log")
         t0 = time.monotonic()
-        res = box.run(build.build_argv(ctx.lab, ctx.pristine, box.root), cwd=box.root,
-                      env=ctx.env(extra={"HOME": str(box.root)}), limits=ctx.limits("build"),
-                      stdout=log, stderr=log, cpus=cores)
+        with running(ctx, os.path.basename(sd), "build", None, cores):
+            res = box.run(build.build_argv(ctx.lab, ctx.pristine, box.root), cwd=box.root,
+                          env=ctx.env(extra={"HOME": str(box.root)}),
+                          limits=ctx.limits("build"), stdout=log, stderr=log, cpus=cores)
         br = build.BuildResult(ms=(time.monotonic() - t0) * 1000.0)
         text = build.clean_log((fsutil.read_regular(log, 16 << 20) or b"").decode(
             "utf-8", "replace"), str(box.root), ctx.pristine)
@@ -244,11 +248,15 @@ class Grading:
                     extra["profile_note"] = profile(ctx, r, s)
             if ctx.stop.is_set():
                 return None
-            extra["run_ms"] = round(sum(x[1] for x in r.runs))
+            extra["run_ms"] = round(sum(x["wall_ms"] or 0 for x in r.runs))
             # the correctness phase's seconds: waiting for the GPU, in runs, in the checker
             extra["run_parts"] = {k: round(x, 3) for k, x in r.spent.items()}
             rec = result(ctx.rub, st, ctx.lab.nn, b, files, r.outcomes, timings,
                          runs=r.runs, extra=extra)
+            for v in rec["variants"]:
+                why = explain(ctx.rub, v, ctx.runlog, st.id)
+                if why:
+                    v["speed_loss"] = why
             return self.finish(sd, rec)
         except Exception:
             if ctx.stop.is_set():
@@ -378,7 +386,7 @@ class Grading:
         if sys.stderr.isatty():
             sys.stderr.write("\r\033[K" + line)
         elif note:
-            sys.stderr.write("%s (%s)\n" % (line, note))
+            sys.stderr.write("%s (%s)\n" % (line, clean(note)))
         sys.stderr.flush()
 
     def run_all(self, todo):

@@ -11,6 +11,7 @@ import time
 from typing import Dict, List
 
 from .rubric import parse_vname
+from .safetext import one_line
 
 SEVERITY = ["missing", "refused", "no-commit", "no-files", "compile-error", "forbidden",
             "replayed", "impossible-time", "copies-in-launcher", "no-kernel", "extra-processes",
@@ -29,10 +30,6 @@ def worst(statuses):
         if best is None or RANK.get(s, len(SEVERITY)) < RANK.get(best, len(SEVERITY)):
             best = s
     return best
-
-
-def _r(x, n=2):
-    return None if x is None else round(float(x), n)
 
 
 def variant_points(rub, name, outcomes, timing):
@@ -112,11 +109,6 @@ def summarise(rub, outcomes, variants):
     return status, reason
 
 
-def one_line(s, n=600):
-    s = " ".join("".join(c if c.isprintable() else " " for c in s).split())
-    return s if len(s) <= n else s[:n - 3] + "..."
-
-
 def result(rub, student, lab_nn, build, files, outcomes=(), timings=None, fixed=None,
            runs=(), extra=None):
     """The record of one student (what results.json holds). FIXED: (status, reason) that
@@ -149,10 +141,7 @@ def result(rub, student, lab_nn, build, files, outcomes=(), timings=None, fixed=
                    "status": o.status, "reason": one_line(o.reason, 1000),
                    "mismatch": o.listing[:4000] if o.listing else None,
                    "diff": o.diff or None} for o in outcomes],
-        "runs": [dict({"name": x[0], "wall_ms": _r(x[1], 1), "rc": x[2], "cpu_ms": _r(x[3], 1)},
-                      **({"at": x[4]} if len(x) > 4 and x[4] is not None else {}),
-                      **({"gated_s": x[5]} if len(x) > 5 else {}))
-                 for x in runs],
+        "runs": [dict(x) for x in runs],
         "graded_at": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
     }
     rec.update(extra or {})

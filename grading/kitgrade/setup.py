@@ -186,6 +186,9 @@ def grading_txt(ctx, state, subs, sandbox_line, started):
                                     ", GPU memory %s MB" % _g(L["gpu_memory_mb"])
                                     if L.get("gpu_memory_mb") else ""))
     lines.append("not-enforced: %s" % ("; ".join(ctx.notes) or "nothing"))
+    moves = getattr(ctx.sandbox, "moves", None) or []
+    if moves:
+        lines.append("cgroup-moves: %s" % "; ".join(moves))
     lo, hi = ctx.rub.perf_pairs
     lines.append("timing: %s clock, %d reps, %d..%d interleaved pairs with the reference, "
                  "spread %g, margin %g" % (ctx.clock, ctx.rub.perf_reps, lo, hi,
@@ -370,6 +373,8 @@ def finish_setup(ctx, tools, mode):
         raise Fatal(str(e))
     ctx.sandbox = sb
     ctx.notes += list(getattr(sb, "notes", []) or [])
+    for m in getattr(sb, "moves", None) or []:
+        say(m)
     lib = os.path.join(ctx.pristine, "common", "build", "libkitcupti.so")
     if not os.path.isfile(lib):
         lib = os.path.join(ctx.pristine, ".grader", "libkitcupti.so")

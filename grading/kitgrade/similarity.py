@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .fsutil import read_plain
+from .safetext import clean
 
 __all__ = ["SimilarityError", "Passage", "Pair", "Report", "find_tool", "collect", "compare",
            "markdown"]
@@ -259,17 +260,16 @@ def compare(current: Dict[str, Dict[str, Path]], *, skeleton: Dict[str, Path],
 
 
 # -- the report ---------------------------------------------------------------------------
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
 def _inline(text: str) -> str:
     """Text a student chose, safe inside a Markdown line (no markup, no HTML)."""
-    text = _INVISIBLE.sub("?", text.replace("\n", " "))
+    text = clean(text.replace("\n", " "), "?")
     return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>&~])", r"\\\1", text)
 
 
 def _clean(line: str, width: int) -> str:
-    line = _INVISIBLE.sub("?", line.expandtabs(4).replace("\t", " "))
+    line = clean(line.expandtabs(4), "?")
     return line[:width - 1] + "\u2026" if len(line) > width else line
 
 

@@ -7,6 +7,7 @@ from typing import List
 
 from . import fsutil
 from .report import clean, load, md
+from .safetext import cell
 from .score import SEVERITY, grades_row, label
 from .wfreport import grade_columns, summary_lines
 
@@ -16,7 +17,7 @@ QUOTED = (0, 1, 10, 11)
 
 
 def _q(s):
-    return '"' + clean(s).replace('"', '""') + '"'
+    return '"' + cell(s).replace('"', '""') + '"'
 
 
 def records(out):
@@ -56,7 +57,7 @@ def write_plots(out, recs, max_pts, gnuplot, gp_script):
                 if v["variant"] not in names:
                     names.append(v["variant"])
                 rows.append("%s\t%d\t%s\t%.6g\t%.6g\t%.6g\n" % (
-                    r["id"], names.index(v["variant"]) + 1, v["variant"], t["student_ms"],
+                    cell(r["id"]), names.index(v["variant"]) + 1, v["variant"], t["student_ms"],
                     t["ref_ms"], t["student_ms"] / t["ref_ms"]))
     fsutil.atomic_write(os.path.join(plots, "perf.tsv"), "".join(rows))
     if not gnuplot or not recs:

@@ -37,6 +37,7 @@ from .keys import KeyServer, Lockstep
 from .rubric import vname
 from .run import parse_desc, run_record
 from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
+from .speedloss import running
 
 
 @dataclass
@@ -53,6 +54,7 @@ class VarTiming:
     spread: Optional[List[float]] = None
     ref_ms: Optional[float] = None
     student_ms: Optional[float] = None
+    breach_run: Optional[int] = None      # the RunLog entry of the run that broke a check
 
     def as_json(self):
         return dict(self.__dict__)
@@ -163,13 +165,14 @@ class Timer(RunChecks):
                                                      "-%s-v%d" % (items[0][0].name, items[0][1]))
         srv.start()
         try:
-            res = box.run(argv, cwd=box.root, env=env,
-                          limits=ctx.limits("run", scale=2.0 * max(1, len(items) / 2.0) *
-                                            (2 if baton is not None or gate is not None
-                                             else 1)),
-                          stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
-                          stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
-                          pass_fds=fds, cpus=self.cpus)
+            with running(ctx, os.path.basename(self.stu.sd), name, self.slot, self.cpus) as e:
+                res = box.run(argv, cwd=box.root, env=env,
+                              limits=ctx.limits("run", scale=2.0 * max(1, len(items) / 2.0) *
+                                                (2 if baton is not None or gate is not None
+                                                 else 1)),
+                              stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
+                              stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
+                              pass_fds=fds, cpus=self.cpus)
         finally:
             end_ns = _now_ns()
             srv.finish()
@@ -178,7 +181,8 @@ class Timer(RunChecks):
         gated = None
         if gate is not None and srv.gated_ns is not None and srv.opened_ns is not None:
             gated = (srv.opened_ns - srv.gated_ns) / 1e9
-        record = run_record(ctx, name, res, time.monotonic() - res.wall_ms / 1000.0, gated)
+        record = run_record(ctx, name, res, time.monotonic() - res.wall_ms / 1000.0, gated,
+                            gpu=self.slot, cores=self.cpus)
         self.stu.runs.append(record)
         trace = None
         if cpath:
@@ -190,7 +194,7 @@ class Timer(RunChecks):
             data, whys[(cname, v)] = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)
             descs[(cname, v)] = parse_desc(data) if data is not None else None
         run = TimedRun(who, box, rels, res, srv, trace, descs, end_ns)
-        run.whys, run.record = whys, record
+        run.whys, run.record, run.seq = whys, record, e.get("seq")
         return run
 
     def discard(self, run):
@@ -287,6 +291,7 @@ class Timer(RunChecks):
             why = self.check_reps(run, case, v, reps, sv)
             if why:
                 t.status, t.reason = why
+                t.breach_run = getattr(run, "seq", None)
         for run in runs:
             self.discard(run)
         return self.finish_timings(out, items)
@@ -296,7 +301,7 @@ class Timer(RunChecks):
         or no reference run to pair with, ends the item (out of LIVE)."""
         case, v = it
         if sv.status != "ok":
-            t.status, t.reason = sv.status, sv.reason
+            t.status, t.reason, t.breach_run = sv.status, sv.reason, sv.run_seq
             live.remove(it)
             return
         good = [rv for rv in refs if rv is not None and rv.status == "ok"]
@@ -308,7 +313,7 @@ class Timer(RunChecks):
         for rv in good:
             pair = self.pair(case, v, rv, sv, None)
             if pair.get("breach"):
-                t.status, t.reason = pair["breach"]
+                (t.status, t.reason), t.breach_run = pair["breach"], sv.run_seq
                 live.remove(it)
                 return
             t.pairs.append(pair)
@@ -436,22 +441,23 @@ class Timer(RunChecks):
 
     def pair(self, case, v, rv, sv, runs=None):
         ctx = self.ctx
-        if ctx.clock == "gpu" and rv.times and sv.times:
-            r_ms, s_ms = statistics.median(rv.times), statistics.median(sv.times)
-        elif not rv.self_ms or not sv.self_ms:
+        gpu = ctx.clock == "gpu" and rv.times and sv.times
+        if not gpu and (not rv.self_ms or not sv.self_ms):
             return {"breach": ("not-timed", "its timed run had too few repetitions to be timed")}
-        else:
-            r_ms = statistics.median(rv.self_ms)
-            s_ms = statistics.median(sv.self_ms)
+        rt, st = (rv.times, sv.times) if gpu else (rv.self_ms, sv.self_ms)
+        r_ms, s_ms = statistics.median(rt), statistics.median(st)
+        # each repetition's time and the two runs (speedloss: why points were lost)
+        out = {"ref_reps_ms": [round(x, 5) for x in rt], "student_reps_ms":
+               [round(x, 5) for x in st], "ref_run": rv.run_seq, "student_run": sv.run_seq}
+        if not gpu:
             hidden, why = self.hidden_work(rv, sv, r_ms, s_ms)
             s_ms = max(s_ms, r_ms * 0.02, 1e-4)
-            return {"ref_ms": r_ms, "student_ms": s_ms, "ratio": r_ms / s_ms,
+            out.update({"hidden_ms": hidden, "hidden_why": why})
+        out.update({"ref_ms": r_ms, "student_ms": s_ms,
+                    "ratio": r_ms / s_ms if s_ms > 0 else 0.0,
                     "checked": sv.checked, "ref_x_ms": rv.x_ms, "student_x_ms": sv.x_ms,
-                    "ref_cycle_ms": _med(rv.intervals), "student_cycle_ms": _med(sv.intervals),
-                    "hidden_ms": hidden, "hidden_why": why}
-        return {"ref_ms": r_ms, "student_ms": s_ms, "ratio": r_ms / s_ms if s_ms > 0 else 0.0,
-                "checked": sv.checked, "ref_x_ms": rv.x_ms, "student_x_ms": sv.x_ms,
-                "ref_cycle_ms": _med(rv.intervals), "student_cycle_ms": _med(sv.intervals)}
+                    "ref_cycle_ms": _med(rv.intervals), "student_cycle_ms": _med(sv.intervals)})
+        return out
 
 
 class Ahead:

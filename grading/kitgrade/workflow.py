@@ -11,7 +11,6 @@ without any of the options they change nothing but reading a folder of clones at
   student's folder is wiped;
 - at the end, the similarity report (sim_c, when installed) and the gradebook export.
 """
-import json
 import os
 import threading
 
@@ -20,6 +19,7 @@ from .classlist import Roll
 from .cli import say
 from .export import ExportError, export
 from .roster import RosterError
+from .safetext import json_text
 from .setup import Fatal
 
 NOT_SUBMITTED = ("missing", "refused", "no-commit", "no-files")
@@ -218,7 +218,7 @@ class Workflow:
             return
         fsutil.atomic_write(os.path.join(ctx.out, "similarity.md"), similarity.markdown(rep))
         fsutil.atomic_write(os.path.join(ctx.out, "similarity.json"),
-                            json.dumps(rep.to_dict(), indent=1, ensure_ascii=False) + "\n")
+                            json_text(rep.to_dict(), indent=1) + "\n")
 
     def export(self, out, recs, max_points=None):
         """--export: OUT/canvas.csv or OUT/moodle.csv; what was left out said."""

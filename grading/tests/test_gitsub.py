@@ -180,7 +180,8 @@ class Deadline(Base):
     def test_bare_clone_from_a_url_and_its_clone_time(self):
         bare = self.root / "clones" / "lab03-akim.git"
         made = gitsub.clone("file://" + str(self.repo), bare)
-        got = self.reader.clone_time(self.reader.git_dir(bare))
+        with self.reader.copy(bare) as gd:
+            got = self.reader.clone_time(gd)
         self.assertIsNotNone(got)
         self.assertLess(abs((got - made).total_seconds()), 120)
         self.assertFalse((bare / "conv.cu").exists())     # nothing checked out
@@ -198,10 +199,21 @@ class Deadline(Base):
     @unittest.skipUnless(os.geteuid() == 0, "only root switches to another user")
     def test_runs_as_an_unprivileged_user(self):
         self.assertEqual(self.reader.uid, int(os.environ.get("KIT_GRADE_UID_BASE", 61000)) - 1)
+        # the grader copies the repository itself: a clone only root can read is read
         os.chmod(self.repo, 0o700)
         s = take(self.repo, self.dest(), files=["conv.cu"], lab_dir=LAB, reader=self.reader)
-        self.assertEqual(s.status, "refused")
-        self.assertIn("readable by everyone", s.reason)
+        self.assertEqual((s.status, s.commit), ("ok", self.c3))
+        # and git reads the copy as that user, who reaches nothing of root's
+        secret = self.root / "secret"
+        secret.write_text("root's\n")
+        os.chmod(secret, 0o600)
+        with self.reader.copy(self.repo) as gd:
+            self.assertEqual(os.stat(gd).st_uid, self.reader.uid)
+            with self.assertRaises(GitError):
+                self.reader.run(gd, ["hash-object", "--", str(secret)])
+            os.chmod(secret, 0o644)
+            self.assertRegex(self.reader.run(gd, ["hash-object", "--", str(secret)]),
+                             b"^[0-9a-f]{40}")
 
 
 class Listing(Base):
@@ -319,8 +331,8 @@ class Hostile(Base):
         # The read itself is capped too, whatever the tree said.
         small = GitReader(max_file_bytes=10)
         oid = self.r.git(repo, "rev-parse", "HEAD:" + LAB + "/conv.cu")
-        with self.assertRaises(GitError):
-            small.blob(small.git_dir(repo), oid)
+        with self.assertRaises(GitError), small.copy(repo) as gd:
+            small.blob(gd, oid)
 
     def test_config_that_runs_commands(self):
         repo, _ = self.make("config")

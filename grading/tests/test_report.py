@@ -19,7 +19,8 @@ def record(name, sid, reason_status="wrong"):
     st = Student(name, sid, "/x")
     return score.result(r, st, "01", {"status": "ok", "reason": "", "ms": 1200,
                                       "warnings": ["fake.c:1: warning: <b>"]},
-                        ["fake.c: used", "evil<b>.txt: ignored"], outs, {}, runs=[("t", 5.0, 0, 4.0)])
+                        ["fake.c: used", "evil<b>.txt: ignored"], outs, {},
+                        runs=[{"name": "t", "wall_ms": 5.0, "rc": 0, "cpu_ms": 4.0}])
 
 
 class Escaping(unittest.TestCase):

@@ -6,7 +6,8 @@
 # --repos with a URL and a local path, --ref, the platform's submission times, --only, both
 # gradebook exports from the platforms' own roster headers, the similarity report, and one
 # hostile repository per trick (a hook, a link in the tree, a huge blob, a config that runs a
-# command, a .git pointing elsewhere): none of their commands runs, the grader says why.
+# command, a .git pointing elsewhere, a .git with links into another student's): none of their
+# commands runs, no link is followed, the grader says why.
 # Nothing here is timed: points are asserted where no timing can change them (correctness),
 # and the penalty as the share of the points before it.
 load helpers
@@ -130,6 +131,13 @@ touch $t/hook-\$(basename \$0)"
     # .git is a file naming another student's repository
     mkdir -p "$d/lab01-gitfile"
     echo "gitdir: $d/lab01-eve/.git" >"$d/lab01-gitfile/.git"
+    # .git links into another student's repository: lab01-eve's pack, packed-refs and branch
+    commit "$d/lab01-linked" 2025-03-14T09:00:00+01:00 "$ex/partial/conv.c" >/dev/null
+    git -C "$d/lab01-eve" repack -q -a -d
+    rm -rf "$d/lab01-linked/.git/objects/pack" "$d/lab01-linked/.git/refs/heads/main"
+    ln -s "$d/lab01-eve/.git/objects/pack" "$d/lab01-linked/.git/objects/pack"
+    ln -s "$d/lab01-eve/.git/packed-refs" "$d/lab01-linked/.git/packed-refs"
+    ln -s "$d/lab01-eve/.git/refs/heads/main" "$d/lab01-linked/.git/refs/heads/main"
 }
 
 # id_of NAME: the commit recorded as NAME
@@ -162,8 +170,8 @@ penalised() {
     [ "$(cat "$GT/grade.rc")" -eq 0 ] || { cat "$GT/grade.log"; false; }
     [ "$(head -n1 "$GT/out/grades.csv")" = \
       "student,lab,build,tests_passed,tests_total,correctness_pts,perf_pts,total_pts,max_pts,status,reason,id,login,roster,commit,commit_time,submitted_at,late,points_before_late,late_penalty_pct,flags" ]
-    # 4 clones, 5 hostile repositories, 1 student missing
-    [ "$(tail -n +2 "$GT/out/grades.csv" | wc -l)" -eq 10 ]
+    # 4 clones, 6 hostile repositories, 1 student missing
+    [ "$(tail -n +2 "$GT/out/grades.csv" | wc -l)" -eq 11 ]
     [ "$(csv "$GT/out/grades.csv" lab01-akim commit)" = "$(id_of akim2)" ]
     grep -q '^lab: 01$' "$GT/out/grading.txt"
     grep -q -- "--deadline $DEADLINE" "$GT/out/grading.txt"
@@ -233,6 +241,11 @@ penalised() {
     [[ "$(csv "$o/grades.csv" lab01-huge reason)" == *"more than the 4194304 allowed: not taken"* ]]
     [ "$(csv "$o/grades.csv" lab01-gitfile status)" = refused ]
     [[ "$(csv "$o/grades.csv" lab01-gitfile reason)" == *"gitdir"* ]]
+    # links into lab01-eve's repository: refused, the link named, nothing of eve's taken
+    [ "$(csv "$o/grades.csv" lab01-linked status)" = refused ]
+    [[ "$(csv "$o/grades.csv" lab01-linked reason)" == *".git/refs/heads/main is a symbolic link (to $R/subs/lab01-eve/.git/refs/heads/main)"* ]]
+    [ ! -e "$o/students/lab01-linked/submitted/conv.c" ]
+    [ "$(csv "$o/grades.csv" lab01-linked total_pts)" = 0.0 ]
     [ "$(csv "$o/grades.csv" lab01-link total_pts)" = 0.0 ]
 }
 
@@ -343,7 +356,7 @@ assert len(e) == 1 and e[0]["commit"] == sys.argv[2] and e[0]["seed"] == sys.arg
     [ "$status" -ne 0 ]
     # the grades list everyone, the regraded one with its new commit
     [ "$(csv "$o/grades.csv" jo-smith commit)" = "$late" ]
-    [ "$(tail -n +2 "$o/grades.csv" | wc -l)" -eq 10 ]
+    [ "$(tail -n +2 "$o/grades.csv" | wc -l)" -eq 11 ]
     # a regrade keeps the seed, and names only students of the class
     run "$G" --lab 01 --submissions "$R/subs" --out "$o" --quick --only jo-smith --seed 1
     [ "$status" -eq 2 ]

@@ -1,0 +1,38 @@
+"""safetext: control characters replaced, formulas defused, numbers kept, JSON escaped."""
+import json
+import unittest
+
+import util  # noqa: F401 (the package on the path)
+from kitgrade import safetext as st
+
+
+class SafeText(unittest.TestCase):
+    def test_cell(self):
+        for x in ("=1+1", "+1-555", "-x", "@SUM(A1)", "\t=x", "\r=x", " =x", "\x1b=x",
+                  "=HYPERLINK(\"http://e\")"):
+            c = st.cell(x)
+            self.assertTrue(c.startswith("'"), repr(x))
+            self.assertEqual([ch for ch in c if not ch.isprintable()], [], repr(x))
+        for x in ("-3.5", "+2", "0", "1e-3", ".5", "12.", -3.5, 7):
+            self.assertEqual(st.cell(x), str(x))
+        self.assertEqual(st.cell("ok, fine"), "ok, fine")
+        self.assertEqual(st.cell("a\x1b[2Jb"), "a [2Jb")
+        self.assertEqual(st.cell(""), "")
+
+    def test_term_keeps_lines(self):
+        self.assertEqual(st.term("a\x1b]0;x\x07\nb\rc\x9b"), "a ]0;x \nb c ")
+
+    def test_json_text(self):
+        rec = {"name": "Zoë \x1b[2J\x9b\u202e\x7f", "n": [1, -3.5]}
+        text = st.json_text(rec, indent=1)
+        self.assertEqual(json.loads(text), rec)
+        self.assertIn("Zoë", text)
+        self.assertEqual([c for c in text if not c.isprintable() and c != "\n"], [])
+
+    def test_one_line(self):
+        self.assertEqual(st.one_line("a\n\tb\x1b  c", 600), "a b c")
+        self.assertEqual(st.one_line("x" * 10, 8), "xxxxx...")
+
+
+if __name__ == "__main__":
+    unittest.main()
