@@ -132,8 +132,12 @@ if [ -s "$answers" ]; then
     fi
 fi
 
+# written under a name of this run's own, then renamed: two runs at once (the
+# test suite's files run side by side) each leave a whole tarball
 mkdir -p out
 tar_path="out/$name$suffix.tar.gz"
-tar -czf "$tar_path.tmp" -C "$stage" "$name"
-mv "$tar_path.tmp" "$tar_path"
+tar_tmp="$tar_path.$$.tmp"
+trap 'rm -rf "$stage" "$tar_tmp"' EXIT
+tar -czf "$tar_tmp" -C "$stage" "$name"
+mv "$tar_tmp" "$tar_path"
 echo "wrote $tar_path ($(tar -tzf "$tar_path" | grep -vc '/$') files; labs $(printf '%s\n' $labs | sed 's|labs/||' | paste -sd' ' -); no solutions, tests, rubrics or grader)"
