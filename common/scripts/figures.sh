@@ -15,9 +15,12 @@ cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
 machine=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
-commit=${KIT_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null)}
-if [ -n "$commit" ] && git rev-parse HEAD >/dev/null 2>&1 && [ -n "$(git status --porcelain -uno 2>/dev/null)" ]; then
-    commit="$commit+changes"
+# the commit measured: $KIT_COMMIT as given (a copy of a tree says which), else
+# HEAD, marked when tracked files differ from it
+commit=${KIT_COMMIT:-}
+if [ -z "$commit" ]; then
+    commit=$(git rev-parse --short=12 HEAD 2>/dev/null)
+    [ -n "$commit" ] && [ -n "$(git status --porcelain -uno 2>/dev/null)" ] && commit="$commit+changes"
 fi
 gpu=1
 if [ -z "$machine" ]; then
