@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# Each handout's questions have their answers in the instructor's answer key
+# (solutions/NN_name/NOTES.md, which never goes to students), and each handout
+# is for the student: no history of how the kit was made.
+load helpers
+
+# the labs, found (a lab is a folder of labs/ with a Makefile)
+labs() {
+    local d
+    for d in "$KIT_ROOT"/labs/*/; do [ -f "$d/Makefile" ] && basename "$d"; done
+}
+
+# questions README: the numbers of the numbered items of its "## Questions" section
+questions() {
+    awk '/^## / { on = ($0 ~ /^## Questions/) ; next } on && /^[0-9]+\. / { sub(/\..*/, ""); print }' "$1"
+}
+
+# answers NOTES: the numbers of its "### QN" headings under "## Answers"
+answers() {
+    awk '/^## / { on = ($0 ~ /^## Answers/); next } on && /^### Q[0-9]+([: ]|$)/ { sub(/^### Q/, ""); sub(/[^0-9].*/, ""); print }' "$1"
+}
+
+@test "every handout asks its questions in one numbered list, 1 to N" {
+    for l in $(labs); do
+        f="$KIT_ROOT/labs/$l/README.md"
+        [ "$(grep -c '^## Questions' "$f")" = 1 ] || { echo "$l: not one '## Questions' section"; return 1; }
+        q=$(questions "$f" | tr '\n' ' ')
+        [ -n "$q" ] || { echo "$l: no numbered question"; return 1; }
+        want=$(seq 1 "$(questions "$f" | wc -l)" | tr '\n' ' ')
+        [ "$q" = "$want" ] || { echo "$l: questions numbered '$q', not '$want'"; return 1; }
+    done
+}
+
+@test "every question of a handout has exactly one answer in its lab's answer key, and no answer is extra" {
+    for l in $(labs); do
+        n="$KIT_ROOT/solutions/$l/NOTES.md"
+        [ -f "$n" ] || { echo "$l: no solutions/$l/NOTES.md"; return 1; }
+        q=$(questions "$KIT_ROOT/labs/$l/README.md" | tr '\n' ' ')
+        a=$(answers "$n" | tr '\n' ' ')
+        [ "$q" = "$a" ] || { echo "$l: questions '$q', answers '$a'"; return 1; }
+    done
+}
+
+@test "every answer key says how the lab departs from the course guide and which mistakes the examples plant" {
+    for l in $(labs); do
+        n="$KIT_ROOT/solutions/$l/NOTES.md"
+        grep -q '^## Departures from the course guide' "$n" || { echo "$l: no departures section"; return 1; }
+        grep -q '^## Common mistakes' "$n" || { echo "$l: no common mistakes section"; return 1; }
+    done
+}
+
+@test "no handout speaks of how the kit was made or lacks its figures" {
+    run grep -nicE '\bsession|measured again|not measured yet|in a later session' "$KIT_ROOT"/labs/*/README.md
+    [ "$status" -eq 1 ] || { echo "$output" | grep -v ':0$'; return 1; }
+}
