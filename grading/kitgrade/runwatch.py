@@ -452,11 +452,16 @@ class _Run:
                 if note not in self.sb.notes:
                     self.sb.notes.append(note)
         # breaches the kernel enforced: found in the cgroup's counters, the signal, the disk
+        # A run that hit the process limit is named for it even where memory ran out
+        # too: processes that fork in a loop each hold their own copy of a CUDA
+        # context, so whether memory or the process count runs out first depends on
+        # the machine's load (the H100's lab 03 fork-loop example got either), while
+        # the count is the student's doing either way.
         resource_breach = None
-        if cg and cg.oom_kills() > 0 and lim.memory_mb is not None:
-            resource_breach = ("memory-limit", f"went past the {lim.memory_mb} MB memory limit and was killed")
-        elif cg and cg.pids_hits() > 0 and lim.nproc is not None:
+        if cg and cg.pids_hits() > 0 and lim.nproc is not None:
             resource_breach = ("process-limit", f"tried to have more than {lim.nproc} processes and threads")
+        elif cg and cg.oom_kills() > 0 and lim.memory_mb is not None:
+            resource_breach = ("memory-limit", f"went past the {lim.memory_mb} MB memory limit and was killed")
         elif self.nproc_seen:
             resource_breach = ("process-limit", f"reached the limit of {lim.nproc} processes and threads")
         if resource_breach and self.breach in (None, "timeout", "cpu-limit"):
