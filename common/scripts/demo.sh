@@ -66,8 +66,8 @@ for d in ${KIT_DEMO_LABS:-labs/*/}; do
         echo
         title=$(sed -n '1s/^# *//p' "$d/README.md" 2>/dev/null)
         [ -n "$title" ] && echo "$title" && echo
-        # pictures and plots first, shown; then the data, linked
-        for f in "$out"/*.png "$out"/*/*.png; do
+        # pictures and plots first, shown; then the data and the folders, linked
+        for f in "$out"/*.png; do
             [ -e "$f" ] || continue
             r=${f#"$demo/"}
             echo "![${r#"$lab/"}]($r)"
@@ -77,6 +77,11 @@ for d in ${KIT_DEMO_LABS:-labs/*/}; do
             [ -e "$f" ] || continue
             r=${f#"$demo/"}
             echo "- [${r#"$lab/"}]($r)"
+        done
+        for f in "$out"/*/; do
+            [ -d "$f" ] || continue
+            r=${f#"$demo/"}
+            echo "- [${r#"$lab/"}]($r) ($(find "$f" -type f | wc -l) files)"
         done
         echo
     } >>"$body"
