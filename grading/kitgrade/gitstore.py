@@ -92,11 +92,11 @@ class _Copy:
         return "is not a %s" % ("folder" if stat.S_ISREG(st.st_mode) else "regular file")
 
     # -- reading the student's folder (the caller closes each descriptor) ---------------
-    def opendir(self, dfd, name, rel, need=True):
-        """A descriptor of the folder NAME in DFD (no link followed), None when it is
-        missing and not NEED; refused when it is anything but a folder."""
+    def _open(self, dfd, name, rel, flags, need):
+        """os.open of NAME in DFD with FLAGS (no link followed); None when it is missing and
+        not NEED; a missing needed one is no repository; anything else is refused."""
         try:
-            return os.open(name, _DIR, dir_fd=dfd)
+            return os.open(name, flags, dir_fd=dfd)
         except OSError as e:
             if e.errno == errno.ENOENT and not need:
                 return None
@@ -104,17 +104,17 @@ class _Copy:
                 raise GitError("%s: no %s: not a git repository" % (self.repo, rel)) from None
             self.refuse(rel, self._kind(dfd, name))
 
+    def opendir(self, dfd, name, rel, need=True):
+        """A descriptor of the folder NAME in DFD (no link followed), None when it is
+        missing and not NEED; refused when it is anything but a folder."""
+        return self._open(dfd, name, rel, _DIR, need)
+
     def openfile(self, dfd, name, rel, need=True, single=True):
         """(descriptor, stat) of the regular file NAME in DFD, or None when it is missing and
         not NEED. SINGLE: a hard link (a second name, maybe in another repository) refused."""
-        try:
-            fd = os.open(name, _FILE, dir_fd=dfd)
-        except OSError as e:
-            if e.errno == errno.ENOENT and not need:
-                return None
-            if e.errno == errno.ENOENT:
-                raise GitError("%s: no %s: not a git repository" % (self.repo, rel)) from None
-            self.refuse(rel, self._kind(dfd, name))
+        fd = self._open(dfd, name, rel, _FILE, need)
+        if fd is None:
+            return None
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):

@@ -687,46 +687,41 @@ static void test_diff_picture_unwritable(void **state)
     assert_true(strlen(err) > 0);
 }
 
-/* Write a stack of frames with kit_buf_save_frames and load it back as RGB. */
-static void frames_and_load(const char *name, const kit_buf *b, int frame_h, int *shown, int *total,
-                            kit_image *img)
+/* Frame f of a stack of N frames of W x FH RGB is filled with the value 10 + f;
+ * kit_buf_save_frames writes it to NAME, which is loaded back as RGB into img.
+ * The frames shown, the frames in all, and the picture's size are checked. */
+static void save_stack(const char *name, int w, int fh, int n, int want_shown, int want_w,
+                       int want_h, kit_image *img)
 {
+    size_t frame = (size_t)w * (size_t)fh * 3;
+    unsigned char *px = kit_malloc(frame * (size_t)n);
+    for (int f = 0; f < n; f++)
+        memset(px + (size_t)f * frame, 10 + f, frame);
+    kit_buf b = mkbuf(KIT_U8, w, fh * n, 3, 0, px);
     char path[512], err[256];
     tmp_path(path, sizeof path, name);
     err[0] = 0;
-    if (kit_buf_save_frames(path, b, frame_h, shown, total, err, sizeof err) != 0)
+    int shown = -1, total = -1;
+    if (kit_buf_save_frames(path, &b, fh, &shown, &total, err, sizeof err) != 0)
         fail_msg("kit_buf_save_frames: %s", err);
+    free(px);
     memset(img, 0, sizeof *img);
     if (kit_image_load(path, 3, img, err, sizeof err) != 0)
         fail_msg("kit_image_load: %s", err);
+    assert_int_equal(total, n);
+    assert_int_equal(shown, want_shown);
+    assert_int_equal(img->w, want_w);
+    assert_int_equal(img->h, want_h);
 }
 
-/* Frame f of a stack is filled with the value 10 + f. */
-static unsigned char *stack_of_frames(int w, int frame_h, int frames)
-{
-    size_t frame = (size_t)w * (size_t)frame_h * 3;
-    unsigned char *px = kit_malloc(frame * (size_t)frames);
-    for (int f = 0; f < frames; f++)
-        memset(px + (size_t)f * frame, 10 + f, frame);
-    return px;
-}
-
+/* 3 frames of 5x7: short enough to stay one picture, the frames one under the other. */
 static void test_save_frames_short_stack_as_is(void **state)
 {
     (void)state;
-    enum { W = 5, FH = 7, N = 3 };
-    unsigned char *px = stack_of_frames(W, FH, N);
-    kit_buf b = mkbuf(KIT_U8, W, FH * N, 3, 0, px);
     kit_image img;
-    int shown = -1, total = -1;
-    frames_and_load("short.png", &b, FH, &shown, &total, &img);
-    assert_int_equal(shown, N);
-    assert_int_equal(total, N);
-    assert_int_equal(img.w, W);
-    assert_int_equal(img.h, FH * N);
-    assert_int_equal(px_at(&img, 4, 2 * FH)[0], 12);
+    save_stack("short.png", 5, 7, 3, 3, 5, 21, &img);
+    assert_int_equal(px_at(&img, 4, 14)[0], 12);
     kit_image_free(&img);
-    free(px);
 }
 
 /* 40 frames of 300x1000: 40,000 rows, more than a sheet's side. The sheet
@@ -736,15 +731,8 @@ static void test_save_frames_tall_stack_as_sheet(void **state)
 {
     (void)state;
     enum { W = 300, FH = 1000, N = 40, COLS = KIT_SHEET_SIDE / W };
-    unsigned char *px = stack_of_frames(W, FH, N);
-    kit_buf b = mkbuf(KIT_U8, W, FH * N, 3, 0, px);
     kit_image img;
-    int shown = -1, total = -1;
-    frames_and_load("tall.png", &b, FH, &shown, &total, &img);
-    assert_int_equal(total, N);
-    assert_int_equal(shown, N);
-    assert_int_equal(img.w, W * COLS);
-    assert_int_equal(img.h, 2 * FH);
+    save_stack("tall.png", W, FH, N, N, W * COLS, 2 * FH, &img);
     for (int f = 0; f < N; f++) {
         int x0 = (f % COLS) * W, y0 = (f / COLS) * FH;
         assert_int_equal(px_at(&img, x0, y0)[0], 10 + f);
@@ -752,7 +740,6 @@ static void test_save_frames_tall_stack_as_sheet(void **state)
     }
     assert_int_equal(px_at(&img, W * COLS - 1, 2 * FH - 1)[0], 0);
     kit_image_free(&img);
-    free(px);
 }
 
 /* 9 frames of 2000x3000: 4 columns and 2 rows of frames fit in a sheet; the
@@ -760,20 +747,12 @@ static void test_save_frames_tall_stack_as_sheet(void **state)
 static void test_save_frames_grid(void **state)
 {
     (void)state;
-    enum { W = 2000, FH = 3000, N = 9 };
-    unsigned char *px = stack_of_frames(W, FH, N);
-    kit_buf b = mkbuf(KIT_U8, W, FH * N, 3, 0, px);
+    enum { W = 2000, FH = 3000 };
     kit_image img;
-    int shown = -1, total = -1;
-    frames_and_load("grid.png", &b, FH, &shown, &total, &img);
-    assert_int_equal(total, N);
-    assert_int_equal(shown, 8);
-    assert_int_equal(img.w, 4 * W);
-    assert_int_equal(img.h, 2 * FH);
+    save_stack("grid.png", W, FH, 9, 8, 4 * W, 2 * FH, &img);
     assert_int_equal(px_at(&img, 0, FH)[0], 14);
     assert_int_equal(px_at(&img, 3 * W + 1, 2 * FH - 1)[1], 17);
     kit_image_free(&img);
-    free(px);
 }
 
 int main(void)
