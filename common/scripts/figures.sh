@@ -5,6 +5,11 @@
 # handout's figures block is rendered from those files (make figures-table).
 #
 #   common/scripts/figures.sh [NN ...]      only those labs (e.g. 03 04)
+#   KIT_FIGURES_FORCE=1                       measure even the labs that are up to date
+#
+# A lab whose figures for this machine were measured at a commit since which
+# nothing it runs has changed (its sources but the handout and the figures, its
+# solution, the kit's C library) is up to date and not measured again.
 #
 # Provenance: the GPU, driver and CUDA of the runs, the host, the date, and the
 # commit ($KIT_COMMIT where the tree is a copy without .git). Without a CUDA
@@ -30,6 +35,15 @@ if [ -z "$machine" ]; then
 fi
 slug=$(printf '%s' "$machine" | sed 's/^ *//; s/[^A-Za-z0-9.]\{1,\}/-/g; s/-$//')
 echo "figures: machine $slug, driver ${driver:--}, commit ${commit:--}"
+# up_to_date LAB FILE: FILE was measured at a commit of this repository, and
+# nothing the lab runs differs from it now (committed or not)
+up_to_date() {
+    measured_at=$(sed -n 's/^# commit: \([0-9a-f]\{7,40\}\).*/\1/p' "$2" 2>/dev/null | head -n 1)
+    [ -n "$measured_at" ] && git cat-file -e "$measured_at^{commit}" 2>/dev/null || return 1
+    set -- "labs/$1" ":!labs/$1/README*.md" ":!labs/$1/figures" "solutions/$1" \
+        'common/*.c' 'common/*.h' 'common/*.cu' 'common/lab.mk' 'common/config.mk'
+    git diff --quiet "$measured_at" -- "$@" 2>/dev/null
+}
 failed=() t_all=$SECONDS
 for d in labs/*/; do
     lab=$(basename "$d")
@@ -41,6 +55,10 @@ for d in labs/*/; do
     fi
     if [ $gpu = 0 ] && grep -q '^GPU *:= *1' "$d/Makefile"; then continue; fi
     printf 'figures: %-18s ' "$lab"
+    if [ "${KIT_FIGURES_FORCE:-0}" != 1 ] && up_to_date "$lab" "labs/$lab/figures/$slug.tsv"; then
+        echo "up to date (measured at $measured_at)"
+        continue
+    fi
     t0=$SECONDS
     mkdir -p "$root/out/figures"
     log="$root/out/figures/$lab.log"
