@@ -141,3 +141,28 @@ fake_lab() {
     [[ $output != *FAILED* ]]
     ! grep -q FAILED "$BATS_TEST_TMPDIR/demo/index.md"
 }
+
+@test "figures.sh: a lab measured at a commit with nothing it runs changed since is up to date; a change measures it again" {
+    kit="$BATS_TEST_TMPDIR/kit"
+    git clone -q --shared "$KIT_ROOT" "$kit"
+    bin="$BATS_TEST_TMPDIR/bin"
+    mkdir -p "$bin"
+    printf '#!/bin/sh\ncase "$*" in *driver_version*) echo 999.1 ;; *) echo "Fake GPU 9" ;; esac\n' >"$bin/nvidia-smi"
+    printf '#!/bin/sh\necho "make: measuring $*"; exit 1\n' >"$bin/make"
+    chmod +x "$bin/nvidia-smi" "$bin/make"
+    mkdir -p "$kit/labs/03_global_mem/figures"
+    printf '# commit: %s\ntable\trow\tcolumn\tvalue\n' "$(git -C "$kit" rev-parse --short=12 HEAD)" \
+        >"$kit/labs/03_global_mem/figures/Fake-GPU-9.tsv"
+    echo "a change to the handout is no change to what runs" >>"$kit/labs/03_global_mem/README.md"
+    run env PATH="$bin:$PATH" "$kit/common/scripts/figures.sh" 03
+    [ "$status" -eq 0 ]
+    [[ $output == *"machine Fake-GPU-9, driver 999.1"* ]]
+    [[ $output == *"03_global_mem      up to date (measured at "* ]]
+    echo "/* changed */" >>"$kit/solutions/03_global_mem/conv.cu"
+    run env PATH="$bin:$PATH" "$kit/common/scripts/figures.sh" 03
+    [ "$status" -eq 1 ]
+    [[ $output == *"03_global_mem      FAILED"* ]]
+    [[ $output == *"make: measuring -s -C labs/03_global_mem/ figures MACHINE=Fake-GPU-9"* ]]
+    run env PATH="$bin:$PATH" KIT_FIGURES_FORCE=1 "$kit/common/scripts/figures.sh" 03
+    [[ $output == *"make: measuring"* ]]
+}
