@@ -10,7 +10,7 @@
  *   v4 delete a plane, struct of arrays
  *
  * rescale (the course guide's rescaleImg): every channel value v in 0..255
- * becomes (v * max + 127) / 255 in integer arithmetic, so that 255 maps to
+ * becomes v * max / 255 in float arithmetic (channels are floats), so that 255 maps to
  * max and the picture's range shrinks (or stays) to 0..max.
  * delete a plane (deletePlane): channel `plane` ('r', 'g' or 'b') becomes 0
  * in every pixel; the other two channels stay as they are.
