@@ -59,18 +59,19 @@ section() {
 @test "questions are asked, not answered: lab 01 question 4, lab 02 questions 2 and 4" {
     f1="$KIT_ROOT/labs/01_cpu_conv/README.md"
     # before the questions, nothing says what else than clamping could be done, or the extremes
-    run awk '/^Questions to answer/ { exit } { print }' "$f1"
+    run awk '/^## Questions/ { exit } { print }' "$f1"
     [[ "$output" != *"rescale"* && "$output" != *"24*255"* && "$output" != *"two ways"* ]]
     grep -q '^4\. Work out the largest and the smallest sum' "$f1"
     f2="$KIT_ROOT/labs/02_omp_sse/README.md"
     run grep -n '_mm_min_ps(_mm_max_ps\|(the clamp)' "$f2"
     [ "$status" -eq 1 ]
-    run section "$f2" '## Which loop to parallelize'
+    # before the questions, nothing says why v2 loses to v1, nor which intrinsics clamp
+    run awk '/^## Questions/ { exit } { print }' "$f2"
     [[ "$output" != *"fork"* && "$output" != *"barrier"* && "$output" != *"general rule"* ]]
-    [[ "$output" == *"| 16 | 67 ms | 109 ms |"* ]] # the measured figures stay
-    run section "$f2" '### Clamping without branches'
     [[ "$output" != *"_mm_min_ps"* && "$output" != *"_mm_max_ps"* ]]
-    grep -q '^2\. In the table above v2 falls behind v1' "$f2"
+    # the measured figures stay, in the generated block question 2 points at
+    grep -q '^| v2 omp-pixels (threads=16) |' "$f2"
+    grep -q '^2\. In the reference figures below, v2 falls behind v1' "$f2"
     grep -q '^4\. How does v3 clamp the four lanes' "$f2"
 }
 
