@@ -16,7 +16,7 @@
  *      warp starts 16 banks away: reads free of bank conflicts again.
  *   v5 32-wide blocks (32x8): a warp reads one row, which is conflict-free
  *      without padding.
- *   v6 (tile.cu) planar tiles in 16-byte pieces, 8x4 pixels a thread, dp4a.
+ *   v6 (tile.cu) planar tiles in 16-byte pieces, 16x2 pixels a thread (--tile), dp4a.
  *
  * Sections: device helpers, kernels, launchers.
  */

@@ -38,9 +38,8 @@ static void block_of(const kit_ctx *ctx, int dw, int dh, int *w, int *h)
 }
 
 /* The block of rgb v5 and v6 (--block, else the default): v5 32x8, the
- * course's 32-wide block; v6 32x4, with 16x2 patches (--tile) the fastest of
- * eleven settings on the H100 (0.0516 ms, 16x8 blocks 0.0521 ms, 8x4 patches
- * 0.0529 ms, at 4992x3744 laplace5). */
+ * course's 32-wide block; v6 32x4, with 16x2 patches (--tile) the fastest
+ * setting `make tune` finds on an H100 at 4992x3744 laplace5. */
 static void rgb_block(const kit_ctx *ctx, int v, int *bw, int *bh)
 {
     block_of(ctx, 32, v == 6 ? 4 : 8, bw, bh);

@@ -49,7 +49,7 @@ static const kit_variant_desc rgb_variants[] = {
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 1, 0},
     {"floats-32wide", "32x8 blocks: a warp reads one window row, free of conflicts unpadded",
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 1, 0},
-    {"planar-dp4a", "planar tiles loaded 16 bytes at a time, 8x4 pixels a thread, dp4a",
+    {"planar-dp4a", "planar tiles loaded 16 bytes at a time, 16x2 pixels a thread (--tile), dp4a",
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 1, 0},
 };
 
