@@ -6,7 +6,8 @@ import subprocess
 import unittest
 
 import util
-from kitgrade import cli, slurm, slurmopts
+from kitgrade.cluster import slurm, slurmopts
+from kitgrade.cmdline import cli
 
 LIMITS = {"build": 120, "run": 10, "memory_mb": 384}
 
