@@ -1,4 +1,4 @@
-"""A stand-in with sandbox.py's interface (grading/kitgrade/sandbox.py, the sandbox helper's),
+"""A stand-in with sandbox.py's interface (grading/kitgrade/box/sandbox.py, the sandbox helper's),
 for the grader's own tests: plain processes in a folder, a wall-clock limit, CPU time from
 wait4, leftovers counted and killed, files read with no link followed. It isolates nothing.
 tests use it where the real sandbox is not there (install() puts it in as kitgrade.box.sandbox)."""

@@ -79,12 +79,12 @@ class Script(util.TempCase):
         argv = ["--lab", "01", "--submissions", "subs", "--out=o u t", "--slurm", "--tasks",
                 "3", "--seed", "7", "--force", "--partition=cpu", "--wait", "--slurm-user",
                 "nobody", "--jobs", "2", "--quick", "--only", "ann", "bob"]
-        w = slurmopts.task_words(argv)
+        w = cli.task_words(argv)
         self.assertEqual(w, ["--lab", "01", "--submissions", os.path.abspath("subs"),
                              "--out=" + os.path.abspath("o u t"), "--jobs", "2", "--quick",
                              "--only", "ann", "bob"])
         # a value that looks like an option stays a value
-        self.assertEqual(slurmopts.task_words(["--out", "--force"]),
+        self.assertEqual(cli.task_words(["--out", "--force"]),
                          ["--out", os.path.abspath("--force")])
 
 

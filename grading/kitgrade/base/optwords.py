@@ -3,9 +3,12 @@ line's words, so that every group takes `--name VALUE`, `--name=VALUE` and lists
 way, and says the same when a value is missing."""
 
 
+class UsageError(Exception):
+    """Bad usage: one line, exit 2."""
+
+
 def usage(msg):
     """The grader's usage error (exit 2, one line) with MSG."""
-    from ..cmdline.cli import UsageError
     return UsageError(msg)
 
 

@@ -7,14 +7,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Set
+from typing import List, Optional, Set
 
 from .boxfiles import _under
 from .runwatch import _CLEAN_ENV
 from .sbtypes import MB
-
-if TYPE_CHECKING:
-    from .sandbox import Box
 
 
 _ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",

@@ -13,16 +13,13 @@ import signal
 import subprocess
 import threading
 import time
-from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .boxfiles import _under
 from .cgroups import _RunCgroup
 from .procfs import (_descendants, _kill, _owner, _pids_of_uid, _proc_stats, _proc_table,
                      _read_or, _running, parse_gpu_apps, parse_nspid)
 from .sbtypes import MB, Limits, Result, SandboxError
-
-if TYPE_CHECKING:
-    from .sandbox import Box
 
 
 # ------------------------------------------------------------------ the run's first process
@@ -140,7 +137,7 @@ class _GpuPoller:
 class _Run:
     """One command in a box, from start to the last process killed."""
 
-    def __init__(self, box: Box, argv: List[str], cwd: str, env: Dict[str, str], limits: Limits,
+    def __init__(self, box: "Box", argv: List[str], cwd: str, env: Dict[str, str], limits: Limits,
                  stdout: str, stderr: str, pass_fds: Tuple[int, ...], cpus: Optional[List[int]]):
         self.box, self.sb = box, box._sb
         self.argv, self.cwd, self.env, self.lim = argv, cwd, env, limits

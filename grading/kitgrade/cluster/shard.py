@@ -11,10 +11,11 @@ import sys
 import time
 
 from ..base import fsutil
+from ..base.tell import say
+from ..driver.outputs import write_outputs
+from ..driver.setup import Fatal, gpu_query
 from ..scoring import report, summary
 from . import claims
-from ..cmdline.cli import say
-from ..driver.setup import Fatal, gpu_query
 from .slurm import round_dir, rounds, task_facts
 
 MARK = "# Slurm tasks (the machines each student was timed on, with its own reference)"
@@ -159,7 +160,6 @@ def with_tasks(txt, lines):
 
 def merge(ctx, students, skipped, g):
     """--merge-only: every output of the end of a grading, from the results in OUT."""
-    from ..cmdline.entry import write_outputs
     path = os.path.join(ctx.out, "grading.txt")
     txt = (fsutil.read_regular(path, 1 << 20) or b"").decode("utf-8", "replace")
     lines = task_lines(ctx.out)

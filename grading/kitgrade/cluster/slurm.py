@@ -4,12 +4,13 @@ quoted), the round's folder OUT/slurm/ROUND, the job array and its dependent mer
 --wait. The tasks' side is shard.py; the progress line slurmstatus.py."""
 import math
 import os
+import pwd
 import shlex
 import subprocess
 import time
 
 from ..base import fsutil
-from ..cmdline.cli import say
+from ..base.tell import say
 
 STUDENTS_PER_TASK = 8       # the default share of one task
 MAX_DEFAULT_TASKS = 64
@@ -144,7 +145,6 @@ def _sbatch(argv, user, cwd, log):
 
 def hand_over(path, user):
     """OUT given to USER (the jobs run as USER and write there); links are not followed."""
-    import pwd
     pw = pwd.getpwnam(user)
     for d, dirs, files in os.walk(path):
         for n in [d] + [os.path.join(d, x) for x in dirs + files]:

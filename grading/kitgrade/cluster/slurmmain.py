@@ -5,32 +5,31 @@ import fcntl
 import os
 
 from ..base import fsutil
-from . import slurm, slurmopts
-from ..cmdline.cli import say
+from ..base.tell import say
+from ..driver.outputs import the_class
+from ..driver.schedule import Grading
 from ..driver.setup import Fatal, grading_txt
+from . import shard, slurm
 
 GRADE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                      "grade")
 
 
-def login(ctx, state, started, subs):
-    from ..cmdline.entry import the_class
-    from ..driver.schedule import Grading
+def login(ctx, state, started, subs, words):
+    """WORDS: the words a job's task is started with (cli.task_words)."""
     opts = ctx.opts
     so = opts.slurm
     if so.merge_only:
-        from .shard import merge
         ctx.pristine = ctx.lab.kit          # the skeleton the similarity report leaves out
         ctx.wf.start(ctx)
         students, skipped = ctx.wf.scan(subs)
         g = Grading(ctx, students, skipped, opts.jobs or 1)
-        return merge(ctx, students, skipped, g)
+        return shard.merge(ctx, students, skipped, g)
     line = "the Slurm tasks' (each in OUT/slurm/ROUND/tasks/I/task.txt)"
     txt = grading_txt(ctx, state, subs, line, started)
     fsutil.atomic_write(os.path.join(ctx.out, "grading.txt"), txt)
     ctx.wf.start(ctx)
     students, skipped, todo = the_class(ctx, subs)
-    words = slurmopts.task_words(opts.argv)
     try:
         rnd, array, merge = slurm.submit(ctx, so, todo, words, GRADE)
     except (RuntimeError, OSError, KeyError) as e:

@@ -1,6 +1,6 @@
 """The grader's Slurm options (grading/README.md, "Grading on a Slurm cluster"): taken out of
-the command line before the rest is parsed (take), checked, and the words a job's task is
-started with (task_words: the same command line less the submission's own options)."""
+the command line before the rest is parsed (take) and checked; what only the submission reads
+(SUBMIT_ONLY: cli.task_words leaves it out of the words a job's task is started with)."""
 import re
 from dataclasses import dataclass
 from typing import List, Optional
@@ -101,28 +101,3 @@ def check(o):
     if submit_only and not o.submit:
         raise _usage("%s goes with --slurm" % submit_only[0])
 
-
-def task_words(argv):
-    """ARGV (the command line as given) less what only the submission reads; the paths of
-    --submissions, --out, --rubric and --kit made absolute (a value is never read as an
-    option)."""
-    import os
-    from ..cmdline import cli
-    from ..course import wfopts
-    valued = set(cli.VALUED) | set(wfopts.VALUED) | set(wfopts.REPEATED) | set(TAKES_VALUE)
-    paths = ("--submissions", "--out", "--rubric", "--kit")
-    out = []
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        name, eq, v = a.partition("=") if a.startswith("--") else (a, "", "")
-        takes = name in valued and not eq
-        if not eq and takes and i + 1 < len(argv):
-            v = argv[i + 1]
-        i += 2 if takes else 1
-        if name in SUBMIT_ONLY:
-            continue
-        if name in paths and v:
-            v = os.path.abspath(v)
-        out += ([name + "=" + v] if eq else [name, v]) if name in valued else [a]
-    return out

@@ -2,15 +2,12 @@
 the bash grader it replaced, plus --rubric, --print-cases and --kit)."""
 import os
 import re
-import sys
 from dataclasses import dataclass
 from typing import List, Optional
 
+from ..base.optwords import UsageError
 from ..cluster import slurmopts
 from ..course import wfopts
-from ..base.safetext import term
-
-PROG = "grade"
 
 USAGE = """\
 usage: grading/grade --lab NN --submissions DIR --out OUT [options]
@@ -52,10 +49,6 @@ _FLAGS = ("--profile", "--sanitize", "--force", "--quick", "--keep-work", "--qui
           "--print-cases", "--help", "-h")
 
 
-class UsageError(Exception):
-    """Bad usage: one line, exit 2."""
-
-
 @dataclass
 class Options:
     lab: str = ""
@@ -79,12 +72,6 @@ class Options:
     help: bool = False
     wf: object = None       # wfopts.WfOptions: the instructors' options
     slurm: object = None    # slurmopts.SlurmOptions: grading on a Slurm cluster
-
-
-def say(msg):
-    """One line on standard error, as the grader (no control character of a name in it)."""
-    sys.stderr.write("%s: %s\n" % (PROG, term(msg)))
-    sys.stderr.flush()
 
 
 def parse(argv):
@@ -174,3 +161,26 @@ def parse(argv):
         raise UsageError("--sandbox must be auto, bwrap or none, not '%s'" % o.sandbox)
     wfopts.check(o)
     return o
+
+
+def task_words(argv):
+    """ARGV (the command line as given) less what only the submission reads; the paths of
+    --submissions, --out, --rubric and --kit made absolute (a value is never read as an
+    option)."""
+    valued = set(VALUED) | set(wfopts.VALUED) | set(wfopts.REPEATED) | set(slurmopts.TAKES_VALUE)
+    paths = ("--submissions", "--out", "--rubric", "--kit")
+    out = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        name, eq, v = a.partition("=") if a.startswith("--") else (a, "", "")
+        takes = name in valued and not eq
+        if not eq and takes and i + 1 < len(argv):
+            v = argv[i + 1]
+        i += 2 if takes else 1
+        if name in slurmopts.SUBMIT_ONLY:
+            continue
+        if name in paths and v:
+            v = os.path.abspath(v)
+        out += ([name + "=" + v] if eq else [name, v]) if name in valued else [a]
+    return out

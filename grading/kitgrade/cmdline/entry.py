@@ -7,13 +7,17 @@ import sys
 import time
 
 from ..base import fsutil
-from ..lab import names, rubric
-from ..scoring import report, summary
-from . import cli
-from .cli import say
+from ..base.tell import say
+from ..cluster.shard import Shard, log_to_task, task_jobs
+from ..cluster.slurmmain import login
+from ..cluster.slurmstatus import status_main
+from ..driver.outputs import the_class, write_outputs
 from ..driver.schedule import Grading
 from ..driver.setup import Fatal, finish_setup, grading_txt, own_folder, prepare
 from ..driver.workflow import Workflow, export_only
+from ..lab import rubric
+from ..scoring import report, summary
+from . import cli
 
 
 def sandbox_words(ctx, mode):
@@ -32,21 +36,8 @@ def sandbox_words(ctx, mode):
     return "none", note
 
 
-def write_outputs(g, ctx, state_txt):
-    recs = summary.records(ctx.out)
-    summary.write_grades(ctx.out, recs)
-    made = summary.write_plots(ctx.out, recs, ctx.rub.max_points(), g.gnuplot, g.gp)
-    summary.write_summary(ctx.out, recs, {
-        "lab": ctx.lab.nn, "labname": ctx.lab.name, "max_pts": ctx.rub.max_points(),
-        "grading_txt": state_txt, "notes": ctx.notes, "skipped": g.skipped, "jobs": g.jobs,
-        "slots": ctx.slots or ["cores %s" % ",".join(str(c) for c in g.cores.all)],
-        "seconds": int(time.monotonic() - g.t0), "plots": made,
-        "line": (g.line.held, g.line.batches) if g.line is not None else None})
-
-
 def main(argv):
     if "--status" in argv:                      # --status OUT: reads OUT only
-        from ..cluster.slurmstatus import status_main
         return status_main(argv)
     try:
         opts = cli.parse(argv)
@@ -58,7 +49,6 @@ def main(argv):
         return 0
     opts.argv = list(argv)
     if opts.slurm.shard is not None:            # an array task: its log in its own folder
-        from ..cluster.shard import log_to_task
         try:
             log_to_task(own_folder(opts, os.path.abspath(opts.out)))
         except (Fatal, OSError) as e:
@@ -103,8 +93,7 @@ def _grade(ctx, state, started, subs, tools, holds):
     opts = ctx.opts
     so = opts.slurm
     if so.submit or so.merge_only:
-        from ..cluster.slurmmain import login
-        return login(ctx, state, started, subs)
+        return login(ctx, state, started, subs, cli.task_words(opts.argv))
     holds += finish_setup(ctx, tools, opts.sandbox)
     kind, note = sandbox_words(ctx, opts.sandbox)
     if note:
@@ -119,7 +108,6 @@ def _grade(ctx, state, started, subs, tools, holds):
     students, skipped, todo = the_class(ctx, subs)
     jobs = opts.jobs or os.cpu_count() or 1
     if so.shard is not None:
-        from ..cluster.shard import Shard, task_jobs
         jobs = task_jobs(opts)
     g = Grading(ctx, students, skipped, jobs)
     g.total = len(students)
@@ -141,31 +129,6 @@ def _grade(ctx, state, started, subs, tools, holds):
     if not students:
         say("no student folders in %s" % subs)
     return _run(ctx, g, students, todo, txt)
-
-
-def the_class(ctx, subs):
-    """(students, not graded with why, those to grade now): the scan, --force and --only
-    honoured, the results of students no longer there removed (not by a Slurm task)."""
-    opts = ctx.opts
-    students, skipped = ctx.wf.scan(subs)      # folders, clones, --repos; the roster's
-    for n, why in skipped:
-        say("not graded: %s: %s" % (names.display(n), why))
-    sdir = os.path.join(ctx.out, "students")
-    if opts.force:
-        fsutil.remove_tree(sdir)
-        fsutil.remove_tree(os.path.join(ctx.out, "reference"))
-    os.makedirs(sdir, exist_ok=True)
-    ids = {s.id for s in students}
-    keep = ctx.wf.only is not None or opts.slurm.shard is not None  # --only: the rest stays
-    for d in os.listdir(sdir) if not keep else []:
-        if d not in ids:
-            fsutil.remove_tree(os.path.join(sdir, d))
-    todo = []
-    for s in students:
-        rec = report.load(os.path.join(sdir, s.id))
-        if rec is None or rec.get("status") == "skipped":
-            todo.append(s)
-    return students, skipped, ctx.wf.select(students, todo)
 
 
 def _run(ctx, g, students, todo, txt):

@@ -47,8 +47,8 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from .roster import Roster, Student
 from ..base.safetext import cell
+from .roster import Roster, Student
 
 __all__ = ["Export", "ExportError", "export", "export_canvas", "export_moodle"]
 

@@ -38,6 +38,8 @@ import re
 import stat
 from typing import Optional
 
+from ..base.fsutil import remove_tree
+
 MAX_BYTES = 1 << 30
 MAX_FILES = 200000
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
@@ -197,7 +199,6 @@ class _Copy:
                     self.copy(g, pre, out)
         except BaseException:
             if made:
-                from ..base.fsutil import remove_tree
                 remove_tree(self.dest)
             raise
         finally:

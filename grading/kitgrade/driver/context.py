@@ -6,6 +6,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from ..box.sandbox import Limits
+from ..lab.labinfo import Output
+
 MB = 1 << 20
 
 
@@ -48,7 +51,6 @@ class Ctx:
     # ---------------------------------------------------------------- limits
     def limits(self, kind, scale=1.0, cores=1):
         """sandbox.Limits of a build ('build') or a run ('run')."""
-        from ..box.sandbox import Limits
         L = self.rub.limits
         wall = float(L["build"]) if kind == "build" else self.run_timeout * scale
         cpu = L.get("cpu_s")
@@ -87,7 +89,6 @@ class Ctx:
 
     def output_of(self, case, v):
         """labinfo.Output of variant V on CASE (an empty one when unknown)."""
-        from ..lab.labinfo import Output
         return self.outputs.get(case.name, {}).get(v) or Output()
 
     def max_output(self, case, v):

@@ -6,6 +6,7 @@ import re
 
 from ..base import fsutil
 from ..lab import build
+from ..lab.rubric import vname
 from ..runs.run import Outcome
 
 _SAN_ERR = re.compile(r"^==[0-9]+==ERROR|runtime error:|========= (Invalid|Program hit)")
@@ -96,7 +97,6 @@ def profile(ctx, r, slot):
     out = os.path.join(r.sd, "profile.tsv")
     for case in [c for c in ctx.cases if c.kind == "perf"]:
         for v in case.variants:
-            from ..lab.rubric import vname
             if vname(case.part, v) in failed or ctx.output_of(case, v).na:
                 continue
             dump = r.dump_dir("profile/%s-v%d" % (case.name, v))

@@ -11,15 +11,16 @@ import traceback
 from contextlib import contextmanager
 
 from ..base import fsutil
-from ..lab import build, names, rubric
-from ..scoring import report
-from ..cmdline.cli import say
-from .pools import Cores, Gpus, Held, TimingLine
-from ..runs.run import Runner
 from ..base.safetext import clean
+from ..base.tell import say
+from ..lab import build, names, rubric
+from ..runs.run import Runner
 from ..runs.speedloss import RunLog, explain, running
-from ..scoring.score import result
 from ..runs.timing import Timer
+from ..scoring import report
+from ..scoring.score import result
+from . import extras
+from .pools import Cores, Gpus, Held, TimingLine
 from .workflow import Workflow
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kitgrade/
@@ -233,9 +234,8 @@ class Grading:
                     r.correctness(ctx.cases)
                     r.gate = None
                     if ctx.opts.sanitize and not r.nodev and not ctx.stop.is_set():
-                        from .extras import sanitize
                         with self._gpu_shared(slot):
-                            extra["sanitize_note"] = sanitize(ctx, r, held.cs)
+                            extra["sanitize_note"] = extras.sanitize(ctx, r, held.cs)
                 finally:
                     self.count("running", -1)
                     self.mark(ph, "run", 1)
@@ -245,9 +245,8 @@ class Grading:
                 extra["early_start"] = br.early or "yes"
             timings = self.timed(r, st.id, ph, give_back, early=br.early)
             if ctx.opts.profile and not ctx.stop.is_set():
-                from .extras import profile
                 with self.gpus.alone() if ctx.slots else _null() as s:
-                    extra["profile_note"] = profile(ctx, r, s)
+                    extra["profile_note"] = extras.profile(ctx, r, s)
             if ctx.stop.is_set():
                 return None
             extra["run_ms"] = round(sum(x["wall_ms"] or 0 for x in r.runs))

@@ -3,6 +3,7 @@ when its own path is not), the grader's tools, the lab and its rubric, OUT and i
 secret seed (kept in OUT/grading.txt), the hidden cases and each variant's output on them, the
 sandbox, the pristine kit, the GPUs, the copy ceilings and grading.txt."""
 import fcntl
+import hashlib
 import os
 import re
 import secrets
@@ -14,8 +15,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ..base import fsutil
+from ..base.tell import say
+from ..box.sandbox import Sandbox
 from ..lab import build, labinfo, rubric
-from ..cmdline.cli import say
 from .context import Ctx
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kitgrade/
@@ -215,7 +217,6 @@ def _shq(s):
 
 
 def _sha(paths):
-    import hashlib
     h = hashlib.sha256()
     for p in paths:
         with open(p, "rb") as f:
@@ -357,7 +358,6 @@ def finish_setup(ctx, tools, mode):
     except build.KitError as e:
         log = (fsutil.read_regular(os.path.join(ctx.out, "pristine.log"), 1 << 20) or b"")
         raise Fatal("%s\n%s" % (e, log.decode("utf-8", "replace")[-3000:]), 1)
-    from ..box.sandbox import Sandbox
     ro = [ctx.pristine]
     deps = os.path.join(ctx.lab.kit, ".deps")
     if os.path.isdir(deps):

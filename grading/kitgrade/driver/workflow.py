@@ -15,15 +15,15 @@ import os
 import threading
 
 from ..base import fsutil
+from ..base.safetext import json_text
+from ..base.tell import say
 from ..box import uidpool
 from ..course import gitsub, history, late, similarity, wfopts
-from ..scoring import summary
-from .classlist import Roll
-from ..cmdline.cli import say
 from ..course.export import ExportError, export
 from ..course.roster import RosterError
-from ..base.safetext import json_text
-from .setup import Fatal
+from ..scoring import summary
+from .classlist import Roll
+from .setup import Fatal, lock
 
 NOT_SUBMITTED = ("missing", "refused", "no-commit", "no-files")
 
@@ -273,7 +273,6 @@ def export_only(opts, wf):
     if not recs:
         raise Fatal("%s holds no graded student yet: grade first (--submissions or --repos)"
                     % opts.out)
-    from .setup import lock
     fd = lock(out)
     try:
         wf.export(out, summary.records(out))

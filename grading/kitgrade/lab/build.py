@@ -21,6 +21,7 @@ from typing import List
 
 from ..base import fsutil
 from ..base.safetext import clean, one_line
+from . import premain
 
 MAX_SOURCE = 4 << 20           # a student file larger than this is not used
 MAX_OBJECT = 256 << 20
@@ -361,7 +362,6 @@ def early_start(box, lab, out, tmpdir):
     another run is timed ('' when they may): one of its objects runs code of its own before
     main (premain.py), or cannot be read. Each object is read from the box with no link
     followed and examined in the grader's TMPDIR."""
-    from . import premain
     for s in lab.srcs:
         data, why = box.read_file("%s/build/skel/%s.o" % (out, s), MAX_OBJECT)
         if data is None:

@@ -19,6 +19,8 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Dict
 
+from .rubric import parse_vname
+
 TYPE_SIZE = {"u8": 1, "f32": 4, "f64": 8}
 
 
@@ -181,7 +183,6 @@ def describe_case(checker, part, args):
 def check_rubric(info, rub):
     """Every graded variant of the rubric must be one of the lab's (a list of problems)."""
     bad = []
-    from .rubric import parse_vname
     for n in rub.points:
         part, v = parse_vname(n)
         if part not in info.parts:

@@ -5,6 +5,7 @@ verdict is the checker's, never the run's own."""
 import os
 import re
 import subprocess
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -76,7 +77,6 @@ def _in_memory(data):
     if hasattr(os, "memfd_create"):
         fd = os.memfd_create("kit-output", os.MFD_CLOEXEC)
     else:
-        import tempfile
         fd = os.dup(tempfile.TemporaryFile().fileno())
     try:
         view = memoryview(data)

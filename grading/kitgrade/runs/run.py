@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from typing import List
 
 from ..base import fsutil
-from . import check
-from ..lab.rubric import vname
 from ..base.safetext import one_line
+from ..lab.build import BREACH_WORDS, num
+from ..lab.rubric import MASK, Rng, vname
+from . import check
 from .speedloss import running
 
 MAX_DESC = 1 << 20
@@ -86,7 +87,6 @@ def parse_desc(data):
 def rep_key(seed, part, v, k):
     """The key of timed repetition K of variant V when the grader hands none out (the
     harness's kit_rep_key, common/spec.c): the content of a correctness run's repetitions."""
-    from ..lab.rubric import MASK, Rng
     h = 1469598103934665603
     for b in part.encode("utf-8"):
         h = ((h ^ b) * 1099511628211) & MASK
@@ -379,7 +379,6 @@ class Runner:
         return runtime_status(errfile, res.rc, self.ctx) + (None,)
 
     def breach_reason(self, breach, after=""):
-        from ..lab.build import BREACH_WORDS, num
         lim = self.ctx.limit_value(breach)
         words = BREACH_WORDS.get(breach, breach + " (%s)") % num(lim)
         if breach == "timeout":

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from ..base import fsutil
-from . import check, cupti
 from ..lab.rubric import vname
+from . import check, cupti
+from .run import signame
 
 _lock = threading.Lock()
 
@@ -61,7 +62,6 @@ class RunChecks:
             if res.breach:
                 return bad(res.breach, "in its timed run: " + self.stu.breach_reason(res.breach))
             if res.signal:
-                from .run import signame
                 return bad("crash", "crashed in its timed run (%s)" % signame(res.signal))
             if d is not None and d.status == "error":
                 return bad("runtime-error", "its timed run reported an error (exit %s)" % res.rc)

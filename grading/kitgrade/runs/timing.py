@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from ..base import fsutil
+from ..lab.rubric import vname
 from . import cupti
 from .keys import KeyServer, Lockstep
-from ..lab.rubric import vname
 from .run import parse_desc, run_record
 from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
 from .speedloss import running
@@ -515,5 +515,4 @@ def _med(xs):
 
 
 def _now_ns():
-    import time
     return time.monotonic_ns()

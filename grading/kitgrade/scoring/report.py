@@ -5,9 +5,10 @@ import os
 import subprocess
 
 from ..base import fsutil
-from ..runs import speedloss
 from ..base.safetext import block, cell, clean, gp_string, json_text, md  # noqa: F401 (report's)
-from .score import label
+from ..runs import speedloss
+from .score import grades_row, label
+from .wfreport import top
 
 def _f(x, fmt="%.1f"):
     return "-" if x is None else fmt % x
@@ -41,7 +42,6 @@ def write_views(sd, rec):
     fsutil.atomic_write(os.path.join(sd, "perf.tsv"), "".join(perf))
     fsutil.atomic_write(os.path.join(sd, "files.txt"), "".join(clean(n) + "\n"
                                                                for n in rec["files"]))
-    from .score import grades_row
     fsutil.atomic_write(os.path.join(sd, "result.tsv"), tsv(grades_row(rec)[:11]))
 
 
@@ -85,7 +85,6 @@ def write_report(sd, rec, g):
     if rec.get("machine"):
         L.append("Graded on %s, timed against the reference in the same Slurm task.\n"
                  % md(rec["machine"]))
-    from .wfreport import top
     L += top(sd, rec)           # roster, commit, lateness, earlier gradings
     L.append("## Files\n")
     L += ["- %s" % md(n) for n in rec["files"]] or ["(none)"]

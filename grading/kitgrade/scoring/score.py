@@ -10,8 +10,8 @@ is the worst thing that happened; the reason says it in plain words.
 import time
 from typing import Dict, List
 
-from ..lab.rubric import parse_vname
 from ..base.safetext import one_line
+from ..lab.rubric import parse_vname
 
 SEVERITY = ["missing", "refused", "no-commit", "no-files", "compile-error", "forbidden",
             "replayed", "impossible-time", "copies-in-launcher", "no-kernel", "extra-processes",

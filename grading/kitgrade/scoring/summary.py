@@ -6,8 +6,8 @@ import subprocess
 from typing import List
 
 from ..base import fsutil
-from .report import clean, load, md
 from ..base.safetext import cell
+from .report import clean, load, md
 from .score import SEVERITY, grades_row, label
 from .wfreport import grade_columns, summary_lines
 

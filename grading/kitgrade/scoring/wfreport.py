@@ -5,8 +5,8 @@ lines on the roster, lateness, doubtful dates and similarity. A record without a
 (no roster, no git, no deadline) changes nothing."""
 import os
 
+from ..base.safetext import md
 from ..course import history
-from .report import md
 
 COLUMNS = ["login", "roster", "commit", "commit_time", "submitted_at", "late",
            "points_before_late", "late_penalty_pct", "flags"]
