@@ -1,1 +1,4 @@
-"""Mechanisms under everything: file operations that follow no link, safe text, the one reader of option words."""
+"""Mechanisms under everything: no-link file operations, safe text, option words, say.
+
+These import nothing of the grader but each other.
+"""

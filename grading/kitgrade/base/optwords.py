@@ -1,4 +1,6 @@
-"""The reader of the grader's option groups (slurmopts, wfopts): one walk over the command
+"""The one reader of the option groups' words (`--name V`, `--name=V`, lists); UsageError.
+
+The reader of the grader's option groups (slurmopts, wfopts): one walk over the command
 line's words, so that every group takes `--name VALUE`, `--name=VALUE` and lists the same
 way, and says the same when a value is missing."""
 

@@ -1,5 +1,7 @@
-"""kitgrade.safetext - every text a student or a roster controls (a folder name, a login, a
-compiler message, a file's content), made safe where it is read:
+"""Every text a student or a roster controls, made safe where it is read.
+
+Every text a student or a roster controls (a folder name, a login, a compiler message, a file's
+content), made safe where it is read:
 
 - clean / one_line: control characters (C0, DEL, C1, and the invisible format characters
   such as bidirectional overrides) replaced, for a terminal, a CSV or TSV cell, a report;

@@ -1,6 +1,8 @@
-"""kitgrade.boxfiles - a box's folder as the trusted side touches it: its tmpfs mount (root
-only), paths checked to stay inside it, and file access that follows no link at any step.
-Part of kitgrade.sandbox (Box's methods use these)."""
+"""A box's folder as the trusted side touches it: its mount, its paths, no link followed.
+
+A box's folder as the trusted side touches it: its tmpfs mount (root only), paths checked to
+stay inside it, and file access that follows no link at any step. Part of sandbox.py (Box's
+methods use these)."""
 from __future__ import annotations
 
 import ctypes

@@ -1,6 +1,7 @@
-"""kitgrade.bwrapview - what a run sees: whether bubblewrap works here, and the command line
-that gives a run its allow-list view of the machine. Part of kitgrade.sandbox: Sandbox gets
-these methods from _BwrapView."""
+"""What a run sees: whether bubblewrap works here, and the allow-list view it gives a run.
+
+What a run sees: whether bubblewrap works here, and the command line that gives a run its allow-
+list view of the machine. Part of sandbox.py: Sandbox gets these methods from _BwrapView."""
 from __future__ import annotations
 
 import os

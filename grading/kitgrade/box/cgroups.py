@@ -1,6 +1,8 @@
-"""kitgrade.cgroups - the cgroups of the sandbox's runs (v1 or v2): the grading's own cgroup,
-found and prepared once (_CgroupHost), and one per run for its limits, accounting and kill
-(_RunCgroup). Part of kitgrade.sandbox."""
+"""The cgroups of the sandbox's runs (v1 or v2): the grading's own, and one per run.
+
+The cgroups of the sandbox's runs (v1 or v2): the grading's own cgroup, found and prepared once
+(_CgroupHost), and one per run for its limits, accounting and kill (_RunCgroup). Part of
+sandbox.py."""
 from __future__ import annotations
 
 import errno

@@ -1,6 +1,8 @@
-"""kitgrade.procfs - what the kernel says about processes, mounts and cgroups: small file
-helpers, the parsers of /proc files and command outputs, the table of the machine's processes.
-Part of kitgrade.sandbox (which exports the parse_* functions); no state of its own."""
+"""What the kernel says about processes, mounts and cgroups: /proc and command outputs, parsed.
+
+What the kernel says about processes, mounts and cgroups: small file helpers, the parsers of
+/proc files and command outputs, the table of the machine's processes. Part of sandbox.py (which
+exports the parse_* functions); no state of its own."""
 from __future__ import annotations
 
 import os

@@ -1,6 +1,8 @@
-"""kitgrade.runwatch - one run in a box, start to end (_Run): its first process, the watch
-while it runs (wall and CPU time, memory, processes, disk, GPU memory through nvidia-smi), the
-kill of every process, and the Result. Part of kitgrade.sandbox (Box.run makes a _Run)."""
+"""One run in a box, start to end: its first process, the watch, the kill, the Result.
+
+One run in a box, start to end (_Run): its first process, the watch while it runs (wall and CPU
+time, memory, processes, disk, GPU memory through nvidia-smi), the kill of every process, and
+the Result. Part of sandbox.py (Box.run makes a _Run)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""kitgrade.sandbox - run one untrusted command (a student's build or run) with only what it needs.
+"""Run one untrusted command (a student's build or run) with only what it needs.
 
 The grader runs code it does not trust through this module alone (grader-design.md, "The sandbox
 interface"). A Sandbox is made once per grading; each student gets a Box (one writable folder and,

@@ -1,5 +1,7 @@
-"""kitgrade.sbtypes - the sandbox's data: a run's Limits, how it ended (Result), the names of
-the breaches, and SandboxError. Part of kitgrade.sandbox, which exports all of them."""
+"""The sandbox's data: a run's Limits, its Result, the breaches' names, SandboxError.
+
+The sandbox's data: a run's Limits, how it ended (Result), the names of the breaches, and
+SandboxError. Part of sandbox.py, which exports all of them."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""kitgrade.uidpool - user ids for sandbox boxes, never held by two boxes at once on one machine.
+"""User ids for sandbox boxes, never held by two boxes at once on one machine.
 
 Each box of a grading run as root runs under a user id of its own, so that one student's processes
 cannot signal, trace or read another's. Gradings started at the same time (two instructors, two

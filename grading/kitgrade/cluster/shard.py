@@ -1,4 +1,6 @@
-"""One Slurm array task's grading (`--shard ROUND:I`) and the merge job (`--merge-only`): the
+"""One Slurm array task's grading (--shard) and the merge job (--merge-only).
+
+One Slurm array task's grading (`--shard ROUND:I`) and the merge job (`--merge-only`): the
 task grades the round's students it claims (its own share first, then those of tasks that
 ended without claiming them)
 through the local driver, with its own reference in OUT/slurm/ROUND/tasks/I; the merge makes

@@ -1,4 +1,6 @@
-"""Submitting a grading to Slurm (the login node's side of `grading/grade --slurm`): the sbatch
+"""Submitting a grading to Slurm: sbatch options, job scripts, the round, --wait.
+
+Submitting a grading to Slurm (the login node's side of `grading/grade --slurm`): the sbatch
 options the rubric's limits map to, the job scripts of a round (paths are data: every word
 quoted), the round's folder OUT/slurm/ROUND, the job array and its dependent merge job, and
 --wait. The tasks' side is shard.py; the progress line slurmstatus.py."""

@@ -1,4 +1,6 @@
-"""The driver's Slurm modes on the login node: `--slurm` (the grading's setup as a local one
+"""The driver's Slurm modes on the login node: --slurm and --merge-only.
+
+The driver's Slurm modes on the login node: `--slurm` (the grading's setup as a local one
 does it, then one round submitted: a job array and its merge job; --wait) and `--merge-only`
 (what the merge job runs). Neither builds or runs a submission, nor needs a GPU."""
 import fcntl

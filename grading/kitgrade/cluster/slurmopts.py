@@ -1,4 +1,6 @@
-"""The grader's Slurm options (grading/README.md, "Grading on a Slurm cluster"): taken out of
+"""The grader's Slurm options, taken out of the command line and checked.
+
+The grader's Slurm options (grading/README.md, "Grading on a Slurm cluster"): taken out of
 the command line before the rest is parsed (take) and checked; what only the submission reads
 (SUBMIT_ONLY: cli.task_words leaves it out of the words a job's task is started with)."""
 import re

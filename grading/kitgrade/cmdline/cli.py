@@ -1,4 +1,6 @@
-"""The grader's command line: its options, their checks and --help (the same command line as
+"""The grader's command line: its options, their checks and --help.
+
+The grader's command line: its options, their checks and --help (the same command line as
 the bash grader it replaced, plus --rubric, --print-cases and --kit)."""
 import os
 import re

@@ -1,4 +1,6 @@
-"""grading/grade's entry: the command line, the class to grade (resume, --force, --only), the
+"""grading/grade's entry: the options parsed, the grading run, a clean stop on an interrupt.
+
+grading/grade's entry: the command line, the class to grade (resume, --force, --only), the
 driver's run (schedule.Grading) with a clean stop on an interrupt, and the class's outputs
 (grades.csv, summary.md, the plots, the export)."""
 import os

@@ -1,1 +1,5 @@
-"""The class and its workflow: the roster, git submissions at a deadline, the late policy, regrade history, the gradebook export, similarity, and the instructors' options."""
+"""The class: roster, git submissions at a deadline, late policy, history, export, similarity.
+
+The instructors' tools and their options (wfopts); each reads hostile data (a
+repository, a roster) and knows nothing of the driver.
+"""

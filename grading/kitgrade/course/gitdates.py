@@ -1,7 +1,9 @@
-"""kitgrade.gitdates - the dates of a git submission: a commit and its times, git's dates
-read, the commit graded at a deadline (pick_commit, effective_times: a backdated commit counts
-at its parent's date) and the dates that cannot be true (date_flags). Pure functions, no git
-run; part of kitgrade.gitsub, which exports them."""
+"""The dates of a git submission: the commit graded at a deadline, dates that cannot be true.
+
+The dates of a git submission: a commit and its times, git's dates read, the commit graded at a
+deadline (pick_commit, effective_times: a backdated commit counts at its parent's date) and the
+dates that cannot be true (date_flags). Pure functions, no git run; part of gitsub.py, which
+exports them."""
 
 from __future__ import annotations
 

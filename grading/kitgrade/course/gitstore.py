@@ -1,4 +1,4 @@
-"""kitgrade.gitstore - a student's repository copied, link-free, before git reads it.
+"""A student's repository copied, link-free, before git reads it.
 
 A repository is data the student controls, down to its `.git`: a link there (objects/pack,
 packed-refs, refs/heads/main pointing into another student's repository) would have git read

@@ -1,4 +1,6 @@
-"""The instructors' options of the command line (grading/README.md, "A whole assignment"):
+"""The instructors' options: roster, repositories, deadline, regrades, export, similarity.
+
+The instructors' options of the command line (grading/README.md, "A whole assignment"):
 the roster, git repositories at a deadline, submission times, regrading some students, the
 gradebook export and the similarity report. cli.parse takes them out of the command line first
 (take) and checks them with the rest (check); without any of them the grader works as it did.

@@ -1,1 +1,5 @@
-"""The driver: the grading's setup, its shared context, the cores and GPUs, the schedule of every student's tasks, the instructors' hooks in it and the class's outputs."""
+"""One grading driven: setup, shared context, cores and GPUs, the schedule, the hooks.
+
+setup makes the context every task reads; schedule runs each student's tasks on the
+pools; workflow and classlist are the instructors' hooks in it; outputs ends a grading.
+"""

@@ -1,4 +1,6 @@
-"""The class of one grading, for the instructors' workflow: the student folders of
+"""The class of one grading: folders, clones and --repos, matched to the roster.
+
+The class of one grading, for the instructors' workflow: the student folders of
 --submissions (a folder that is a git repository is read at a commit), the repositories of
 --repos, each matched to its student on the roster (--roster; roster.py), the students on the
 roster without a submission (`missing`), and the students --only names.

@@ -1,4 +1,6 @@
-"""What every part of one grading shares: the options, the lab, the rubric, the drawn cases and
+"""What every part of one grading shares (Ctx): options, lab, rubric, cases, paths, limits.
+
+What every part of one grading shares: the options, the lab, the rubric, the drawn cases and
 each variant's output on them, the paths, the sandbox and the limits (one object, built once
 by setup.prepare and read by every task)."""
 import os

@@ -1,4 +1,6 @@
-"""The optional runs: --sanitize (compute-sanitizer memcheck on GPU labs; an AddressSanitizer
+"""The optional runs: --sanitize and --profile.
+
+The optional runs: --sanitize (compute-sanitizer memcheck on GPU labs; an AddressSanitizer
 and UBSan build of the student's files under the kit's own rules on CPU labs) and --profile
 (profiler metrics of every passing GPU variant, through grading/metrics in the box)."""
 import os

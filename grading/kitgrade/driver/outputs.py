@@ -1,5 +1,7 @@
-"""The class a grading covers (resume, --force, --only) and the class's outputs at its end
-(grades.csv, summary.md, the plots): the local grading's and the Slurm merge job's alike."""
+"""The class a grading covers (resume, --force, --only) and the class's outputs at its end.
+
+The outputs (grades.csv, summary.md, the plots) are the local grading's and the Slurm merge
+job's alike."""
 import os
 import time
 

@@ -1,4 +1,6 @@
-"""What the scheduler hands out: the machine's cores (one task per core, pinned; a wall-clock
+"""What the scheduler hands out: the machine's cores and its GPUs.
+
+What the scheduler hands out: the machine's cores (one task per core, pinned; a wall-clock
 timed run takes them all) and its GPUs (correctness runs of several students at once, a timed
 run alone). First come, first served, so that a task that needs everything is not starved."""
 import threading

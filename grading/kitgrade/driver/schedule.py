@@ -1,4 +1,6 @@
-"""The driver: the reference first, then every student through build, correctness runs,
+"""The driver: the reference, then every student's build, runs, timing and report.
+
+The driver: the reference first, then every student through build, correctness runs,
 timed runs and report, as many at once as the cores allow, with the progress. Each student's
 results.json is written last: a student with one is graded, anything half done is done again
 by the next run. The command line around it (the class, resume, locking, a clean stop on an

@@ -1,4 +1,6 @@
-"""The instructors' workflow wired into the driver (schedule.py and entry.py call these hooks;
+"""The instructors' workflow wired into the driver: the hooks schedule and entry call.
+
+The instructors' workflow wired into the driver (schedule.py and entry.py call these hooks;
 without any of the options they change nothing but reading a folder of clones at a commit):
 
 - the class: classlist.Roll (roster, clones, --repos, `missing` students, --only);

@@ -1,4 +1,6 @@
-"""Builds: the pristine kit every submission is built against, the student's files put in, the
+"""Builds: the pristine kit, the student's files put in, the kit's rules, forbidden symbols.
+
+Builds: the pristine kit every submission is built against, the student's files put in, the
 kit's own build rules run in the box, and the forbidden-symbol check.
 
 The pristine kit (OUT/pristine, or a private folder when OUT's path cannot be handed to make)

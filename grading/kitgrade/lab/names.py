@@ -1,4 +1,6 @@
-"""The students of a submissions folder: one folder each, every entry graded or listed with why
+"""The student folders: safe unique ids, links refused, every entry graded or listed.
+
+The students of a submissions folder: one folder each, every entry graded or listed with why
 not, and two names never sharing one results folder.
 
 A folder name is data the grader does not control (accents, spaces, quotes, `$(...)`). Each

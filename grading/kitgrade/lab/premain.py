@@ -1,4 +1,4 @@
-"""premain.py: proof that a student's object runs nothing of its own before main.
+"""Proof that a student's object runs nothing of its own before main.
 
 The grader starts a timed process early and holds it at a gate in main() while another process
 is timed alone on the GPU, so student code that runs before main would run during someone else's

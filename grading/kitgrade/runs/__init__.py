@@ -1,1 +1,5 @@
-"""The harness run: its runs on the hidden cases, the checker's verdicts, verified timing (keys, pairs with the reference, GPU records, the checks of a timed run) and the speed lost to load."""
+"""The harness run: correctness runs, the checker's verdicts, verified timing, speed lost.
+
+run drives the harness in a box; check hands outputs to the checker; timing pairs the
+reference with the student, with keys, GPU records and the checks of each timed run.
+"""

@@ -1,4 +1,6 @@
-"""Verdicts: a dumped output, read safely from the box, handed to the lab's checker on its
+"""Verdicts: an output handed to the lab's checker on its standard input.
+
+Verdicts: a dumped output, read safely from the box, handed to the lab's checker on its
 standard input (`check-NN compare --part P --variant V --key K [--diff PNG] [--cache DIR] --
 ARGS...`, DESIGN.md "The checker"). The checker never opens a path a submission chose; the
 verdict is the checker's, never the run's own."""

@@ -1,4 +1,6 @@
-"""GPU activity records of a run (DESIGN.md "GPU activity records"): parsed, mapped to
+"""GPU activity records of a run: parsed, put on the grader's clock, given to a repetition.
+
+GPU activity records of a run (DESIGN.md "GPU activity records"): parsed, mapped to
 CLOCK_MONOTONIC through the calibration lines, and attributed to a timed repetition by its
 launch window. Reads both formats:
 

@@ -1,4 +1,6 @@
-"""The key channel of a timed run (`--ctl IN,OUT`, DESIGN.md "The grading mode of the
+"""The key channel of a timed run: a fresh key for each timed repetition, recorded.
+
+The key channel of a timed run (`--ctl IN,OUT`, DESIGN.md "The grading mode of the
 harness"): before timed repetition K of variant V the harness writes `rep V K` and reads one
 line `key HEX`. The grader draws each key at that moment (64 random bits, never 0), records it
 with the times it was asked for and handed out (CLOCK_MONOTONIC ns, the clock of the launch

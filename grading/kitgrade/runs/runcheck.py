@@ -1,4 +1,6 @@
-"""The checks of one timed run (timing.Timer's part that judges a run, not the one that makes
+"""The checks of one timed run: its keys, its launch windows, its GPU activity records.
+
+The checks of one timed run (timing.Timer's part that judges a run, not the one that makes
 it): the keys the run asked for against the ones it reports, its launch windows against the
 grader's clock, its GPU activity records (the launches it needs, no copy inside a kernel-span
 launcher, a time the measured ceiling allows), and the outputs of repetitions picked after

@@ -1,4 +1,6 @@
-"""Why a variant that passed every test lost performance points, for its report: which pairs
+"""Why a passing variant lost performance points, and what else ran at that moment.
+
+Why a variant that passed every test lost performance points, for its report: which pairs
 (and which of their repetitions) fell below the ratio where full points start, or which run
 broke a speed check, and what else ran at that moment on the same GPU and cores.
 

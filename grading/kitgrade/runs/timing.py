@@ -1,4 +1,6 @@
-"""Verified speed: the reference and the student timed interleaved on the same slot (a core,
+"""Verified speed: the reference and the student timed in pairs on the same slot.
+
+Verified speed: the reference and the student timed interleaved on the same slot (a core,
 or a GPU), every repetition on content the grader chose at that moment, outputs of
 repetitions picked after the run checked, and what the run claims measured against what it
 could have done.

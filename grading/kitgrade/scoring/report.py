@@ -1,4 +1,6 @@
-"""A student's report.md, its tab-separated views and its plot, all made from results.json;
+"""A student's report.md, its tab-separated views and its plot, made from results.json.
+
+A student's report.md, its tab-separated views and its plot, all made from results.json;
 everything a student controls escaped by safetext (report.md, block, clean: its names)."""
 import json
 import os

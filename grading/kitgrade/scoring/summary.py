@@ -1,4 +1,6 @@
-"""The class: OUT/grades.csv, OUT/summary.md and OUT/plots/, made from the students'
+"""The class's files: grades.csv, summary.md and the plots, made from results.json.
+
+The class: OUT/grades.csv, OUT/summary.md and OUT/plots/, made from the students'
 results.json files (so a resumed grading writes them whole again)."""
 import os
 import statistics

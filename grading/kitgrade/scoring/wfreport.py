@@ -1,4 +1,6 @@
-"""What the instructors' workflow adds to the outputs, made from results.json like the rest:
+"""The workflow's lines in the outputs: a report's top, grades.csv's columns, the summary's.
+
+What the instructors' workflow adds to the outputs, made from results.json like the rest:
 the top of a student's report (the roster, the commit graded and its dates, the late penalty,
 earlier gradings), grades.csv's columns after the twelve of the contract, and the summary's
 lines on the roster, lateness, doubtful dates and similarity. A record without any of it
