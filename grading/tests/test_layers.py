@@ -6,10 +6,9 @@ subpackages import each other round a loop, and no import hides inside a functio
 it would dodge a loop instead of breaking it)."""
 import ast
 import os
+import shutil
 import tempfile
 import unittest
-
-import util  # noqa: F401  (puts kitgrade on the path)
 
 KITGRADE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kitgrade")
 
@@ -189,7 +188,7 @@ class Breaches(unittest.TestCase):
 
     def package(self, files):
         root = tempfile.mkdtemp(prefix="kitgrade-layers-")
-        self.addCleanup(__import__("shutil").rmtree, root)
+        self.addCleanup(shutil.rmtree, root)
         for rel, text in files.items():
             path = os.path.join(root, rel)
             os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -6,7 +6,7 @@ import subprocess
 import unittest
 
 import util
-from kitgrade.cluster import slurm, slurmopts
+from kitgrade.cluster import slurm
 from kitgrade.cmdline import cli
 
 LIMITS = {"build": 120, "run": 10, "memory_mb": 384}

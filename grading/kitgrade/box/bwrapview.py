@@ -58,8 +58,9 @@ class _BwrapView:
             a += ["--ro-bind-try", f, f]
         return a
 
-    def _bwrap_argv(self, box: "Box", cwd: str, tmp_mb: Optional[int], passwd_fd: int,
+    def _bwrap_argv(self, box, cwd: str, tmp_mb: Optional[int], passwd_fd: int,
                     group_fd: int) -> List[str]:
+        # BOX: a sandbox.Box (not imported here: sandbox imports this module)
         a = self._bwrap_base()
         a += ["--perms", "0644", "--ro-bind-data", str(passwd_fd), "/etc/passwd",
               "--perms", "0644", "--ro-bind-data", str(group_fd), "/etc/group",

@@ -139,8 +139,9 @@ class _GpuPoller:
 class _Run:
     """One command in a box, from start to the last process killed."""
 
-    def __init__(self, box: "Box", argv: List[str], cwd: str, env: Dict[str, str], limits: Limits,
+    def __init__(self, box, argv: List[str], cwd: str, env: Dict[str, str], limits: Limits,
                  stdout: str, stderr: str, pass_fds: Tuple[int, ...], cpus: Optional[List[int]]):
+        # BOX: a sandbox.Box (not imported here: sandbox imports this module)
         self.box, self.sb = box, box._sb
         self.argv, self.cwd, self.env, self.lim = argv, cwd, env, limits
         self.stdout, self.stderr, self.pass_fds, self.cpus = stdout, stderr, pass_fds, cpus
