@@ -1,4 +1,4 @@
-# plot_grades.gp - the grader's plots (grading/kitgrade/summary.py and report.py call it, in
+# plot_grades.gp - the grader's plots (grading/kitgrade/scoring/summary.py and report.py call it, in
 # the folder of the data, so that no path is ever pasted into a gnuplot command).
 #   gnuplot -e "mode='scores'; in='scores.txt'; out='scores'; maxpts=50" plot_grades.gp
 #       score histogram of the class: scores.png and .pdf

@@ -1,19 +1,22 @@
-"""kitgrade - the CUDA lab kit's grader (grading/README.md is the instructor's guide).
+"""kitgrade - the CUDA lab kit's grader (grading/README.md is the instructor's guide; its
+package map is made from the docstrings of the subpackages and modules).
 
-One module per job:
-  cli       the command line          rubric    the rubric and the hidden cases
-  labinfo   the lab, from its checker setup     what a grading needs before its students
-  names     the student folders       build     the pristine kit, builds, forbidden symbols
-  run       the harness on the cases  check     the checker's verdicts
-  keys      a timed run's key channel cupti     GPU activity records
-  timing    verified speed            score     points, status and reason
-  report    a student's report        summary   grades.csv, summary.md, the class plots
-  pools     cores and GPUs            schedule  the driver: tasks, resume, progress
-  extras    --sanitize and --profile  context   what every part of a grading shares
-  fsutil    file operations that follow no link
-  safetext  what a student controls, safe on a terminal, in a spreadsheet, in Markdown
-  sandbox, uidpool (the sandbox); roster, gitsub, gitstore, gitdates, late, export, history,
-  similarity (the instructors' tools), wired in by wfopts (their options), classlist (the
-  class), workflow (the driver's hooks) and wfreport (their lines in the outputs).
-Python 3.8+, standard library only.
+One subpackage per concern, in LAYERS below, top to bottom. A module imports modules of its
+own subpackage and of the layers below it, never one above, never round a loop, never inside
+a function (grading/tests/test_layers.py checks this with ast). Python 3.8+, standard library
+only.
 """
+
+# The layer order, the command line first and the mechanisms last: a subpackage may import
+# only from itself and from those after it.
+LAYERS = (
+    "cmdline",      # the command line: options, --help, grading/grade's entry
+    "cluster",      # grading on a Slurm cluster
+    "driver",       # one grading: setup, context, pools, the schedule, the workflow's hooks
+    "scoring",      # points, records, reports and the class's files
+    "runs",         # the harness run: correctness, verdicts, verified timing
+    "lab",          # the lab: rubric, checker facts, student folders, builds
+    "course",       # the class: roster, git, deadlines, history, export, similarity
+    "box",          # the sandbox
+    "base",         # file operations, safe text, option words, say
+)

@@ -1,6 +1,6 @@
 """python3 -m kitgrade ARGS: the grader (grading/grade runs this)."""
 import sys
 
-from .entry import main
+from .cmdline.entry import main
 
 sys.exit(main(sys.argv[1:]))

@@ -1,7 +1,7 @@
-"""A stand-in with sandbox.py's interface (grading/kitgrade/sandbox.py, the sandbox helper's),
+"""A stand-in with sandbox.py's interface (grading/kitgrade/box/sandbox.py, the sandbox helper's),
 for the grader's own tests: plain processes in a folder, a wall-clock limit, CPU time from
 wait4, leftovers counted and killed, files read with no link followed. It isolates nothing.
-tests use it where the real sandbox is not there (install() puts it in as kitgrade.sandbox)."""
+tests use it where the real sandbox is not there (install() puts it in as kitgrade.box.sandbox)."""
 import os
 import signal
 import stat
@@ -151,12 +151,12 @@ class Sandbox:
 
 
 def install():
-    """Make this module kitgrade.sandbox when the real one is not there."""
+    """Make this module kitgrade.box.sandbox when the real one is not there."""
     try:
-        import kitgrade.sandbox  # noqa: F401
+        import kitgrade.box.sandbox  # noqa: F401
         return False
     except ImportError:
-        sys.modules["kitgrade.sandbox"] = sys.modules[__name__]
-        import kitgrade
-        kitgrade.sandbox = sys.modules[__name__]
+        sys.modules["kitgrade.box.sandbox"] = sys.modules[__name__]
+        import kitgrade.box
+        kitgrade.box.sandbox = sys.modules[__name__]
         return True

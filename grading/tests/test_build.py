@@ -6,7 +6,7 @@ import subprocess
 import unittest
 
 import util
-from kitgrade import build
+from kitgrade.lab import build
 
 
 

@@ -9,7 +9,7 @@ import tempfile
 import unittest
 
 import util  # noqa: F401 (the package on the path)
-from kitgrade import cgroups
+from kitgrade.box import cgroups
 
 ME = os.getpid()
 

@@ -3,7 +3,7 @@ import os
 import unittest
 
 import util
-from kitgrade import check
+from kitgrade.runs import check
 
 FAKE = """#!/bin/sh
 # echo the arguments, then judge the bytes on stdin: "good" passes

@@ -6,9 +6,9 @@ import subprocess
 import unittest
 
 import util
-from kitgrade import wfopts
-from kitgrade.classlist import Roll, is_repo
-from kitgrade.late import parse_time
+from kitgrade.course import wfopts
+from kitgrade.driver.classlist import Roll, is_repo
+from kitgrade.course.late import parse_time
 
 FIX = os.path.join(util.HERE, "fixtures", "instructors")
 

@@ -2,7 +2,7 @@
 import unittest
 
 import util
-from kitgrade import cli
+from kitgrade.cmdline import cli
 
 
 class Cli(unittest.TestCase):

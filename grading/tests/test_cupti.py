@@ -2,7 +2,7 @@
 import unittest
 
 import util  # noqa: F401
-from kitgrade import cupti
+from kitgrade.runs import cupti
 
 V2 = """# kitcupti 2
 # calib 1000 2000

@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 import util
-from kitgrade import entry
+from kitgrade.cmdline import entry
 
 WEIRD = "a b,c'$(echo x)é"
 

@@ -1,4 +1,4 @@
-"""Tests of kitgrade.export: the gradebook in Canvas's and Moodle's import formats."""
+"""Tests of kitgrade.course.export: the gradebook in Canvas's and Moodle's import formats."""
 
 import csv
 import io
@@ -9,8 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kitgrade.export import ExportError, export, export_canvas, export_moodle  # noqa: E402
-from kitgrade.roster import parse_roster, read_roster  # noqa: E402
+from kitgrade.course.export import ExportError, export, export_canvas, export_moodle  # noqa: E402
+from kitgrade.course.roster import parse_roster, read_roster  # noqa: E402
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "instructors"
 # jdoe on time, jo-smith late (after the penalty), akim graded, pnovak missing.

@@ -3,7 +3,7 @@ import os
 import unittest
 
 import util
-from kitgrade import fsutil
+from kitgrade.base import fsutil
 
 
 class BoxFiles(util.TempCase):

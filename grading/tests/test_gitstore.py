@@ -1,4 +1,4 @@
-"""Tests of kitgrade.gitstore through gitsub.take: a repository is data, down to its .git.
+"""Tests of kitgrade.course.gitstore through gitsub.take: a repository is data, down to its .git.
 
 Each repository here is built locally and carries one trick: a link inside .git into another
 student's repository (objects/pack, packed-refs, refs/heads/main, HEAD, a loose object's
@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from kitgrade import gitstore  # noqa: E402
-from kitgrade.gitsub import GitError, take  # noqa: E402
+from kitgrade.course import gitstore  # noqa: E402
+from kitgrade.course.gitsub import GitError, take  # noqa: E402
 from test_gitsub import LAB, Base  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Tests of kitgrade.gitsub: git repositories as submissions, at a deadline, hostile ones too.
+"""Tests of kitgrade.course.gitsub: git repositories as submissions, at a deadline, hostile ones too.
 
 Every repository is built here, locally (no network). The hostile ones carry one trick each:
 a hook, a link in the tree, a submodule, a huge blob, a config that would run a command
@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kitgrade import gitsub  # noqa: E402
-from kitgrade.export import export_canvas, export_moodle  # noqa: E402
-from kitgrade.gitsub import GitError, GitReader, take  # noqa: E402
-from kitgrade.late import assess, parse_policy, parse_time, student_deadline  # noqa: E402
-from kitgrade.roster import match_submissions, read_roster  # noqa: E402
+from kitgrade.course import gitsub  # noqa: E402
+from kitgrade.course.export import export_canvas, export_moodle  # noqa: E402
+from kitgrade.course.gitsub import GitError, GitReader, take  # noqa: E402
+from kitgrade.course.late import assess, parse_policy, parse_time, student_deadline  # noqa: E402
+from kitgrade.course.roster import match_submissions, read_roster  # noqa: E402
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "instructors"
 LAB = "labs/03_global_mem"

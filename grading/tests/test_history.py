@@ -1,4 +1,4 @@
-"""Tests of kitgrade.history: regrades keep what a student had, with the grading's seed."""
+"""Tests of kitgrade.course.history: regrades keep what a student had, with the grading's seed."""
 
 import json
 import os
@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kitgrade.history import (HistoryError, archive, load, markdown,  # noqa: E402
+from kitgrade.course.history import (HistoryError, archive, load, markdown,  # noqa: E402
                               recorded_seed, regrade_seed, select_only, summary)
 
 

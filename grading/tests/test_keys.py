@@ -6,7 +6,7 @@ import time
 import unittest
 
 import util
-from kitgrade.keys import HelperKeyServer, KeyServer, Lockstep
+from kitgrade.runs.keys import HelperKeyServer, KeyServer, Lockstep
 
 HELPER = os.path.join(util.GRADING, "build", "keyserve")
 if not os.path.isfile(HELPER):          # make test runs these before the grader is built

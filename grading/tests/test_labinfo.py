@@ -3,7 +3,7 @@ import json
 import unittest
 
 import util
-from kitgrade import labinfo, rubric
+from kitgrade.lab import labinfo, rubric
 
 DESC = {"lab": "05", "title": "streams", "gpu": True, "parts": [
     {"name": "strip", "variants": [

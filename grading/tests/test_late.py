@@ -1,4 +1,4 @@
-"""Tests of kitgrade.late: the late policy, deadlines and extensions."""
+"""Tests of kitgrade.course.late: the late policy, deadlines and extensions."""
 
 import sys
 import unittest
@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kitgrade.late import (LatePolicy, assess, format_duration, parse_duration,  # noqa: E402
+from kitgrade.course.late import (LatePolicy, assess, format_duration, parse_duration,  # noqa: E402
                            parse_policy, parse_time, student_deadline)
 
 CET = timezone(timedelta(hours=1))

@@ -4,7 +4,7 @@ import os
 import unittest
 
 import util
-from kitgrade import names
+from kitgrade.lab import names
 
 
 class Names(util.TempCase):

@@ -2,7 +2,8 @@
 import unittest
 
 import util  # noqa: F401  (puts kitgrade on the path)
-from kitgrade import cli, optwords
+from kitgrade.base import optwords
+from kitgrade.cmdline import cli
 
 
 def scan(*argv):

@@ -6,7 +6,7 @@ import time
 import unittest
 
 import util  # noqa: F401
-from kitgrade.pools import Cores, Gpus, Held, TimingLine
+from kitgrade.driver.pools import Cores, Gpus, Held, TimingLine
 
 
 class Pools(unittest.TestCase):
@@ -62,7 +62,7 @@ class Pools(unittest.TestCase):
 
     def test_sysfs_siblings(self):
         import tempfile
-        from kitgrade.pools import _cpu_list, thread_siblings
+        from kitgrade.driver.pools import _cpu_list, thread_siblings
         self.assertEqual(_cpu_list("0-2,8"), [0, 1, 2, 8])
         self.assertIsNone(_cpu_list("x"))
         with tempfile.TemporaryDirectory() as d:

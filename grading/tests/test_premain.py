@@ -13,7 +13,7 @@ import unittest
 from concurrent.futures import ThreadPoolExecutor
 
 import util
-from kitgrade import premain
+from kitgrade.lab import premain
 
 KIT = os.path.dirname(util.GRADING)
 NVCC = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"

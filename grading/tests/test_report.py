@@ -5,9 +5,10 @@ import os
 import unittest
 
 import util
-from kitgrade import report, rubric, score, summary
-from kitgrade.names import Student
-from kitgrade.run import Outcome
+from kitgrade.lab import rubric
+from kitgrade.scoring import report, score, summary
+from kitgrade.lab.names import Student
+from kitgrade.runs.run import Outcome
 
 EVIL = '<img src=x onerror=alert(1)> | [click](http://evil.example) `code` *b* _i_ # h'
 

@@ -1,4 +1,4 @@
-"""Tests of kitgrade.roster: rosters as platforms export them, and submissions to students."""
+"""Tests of kitgrade.course.roster: rosters as platforms export them, and submissions to students."""
 
 import sys
 import unittest
@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kitgrade.roster import (RosterError, link_classroom, match_submissions,  # noqa: E402
+from kitgrade.course.roster import (RosterError, link_classroom, match_submissions,  # noqa: E402
                              parse_roster, read_roster)
 
 FIX = Path(__file__).resolve().parent / "fixtures" / "instructors"

@@ -3,7 +3,7 @@ quick mode, errors with FILE:LINE, and the smooth speed curve."""
 import unittest
 
 import util  # noqa: F401
-from kitgrade import rubric
+from kitgrade.lab import rubric
 
 OLD = """\
 lab 01_cpu_conv

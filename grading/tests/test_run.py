@@ -4,8 +4,8 @@ import os
 import unittest
 
 import util
-from kitgrade.labinfo import Output
-from kitgrade.run import Runner, case_seed, parse_desc, rep_key, signame
+from kitgrade.lab.labinfo import Output
+from kitgrade.runs.run import Runner, case_seed, parse_desc, rep_key, signame
 
 INFO = {"lab": "99", "parts": [{"name": "", "variants": [{"id": 1}, {"id": 2}, {"id": 3}]}]}
 RUB = "points 1 1 0\npoints 2 1 0\npoints 3 1 0\nlimits run=7 nproc=5\ncase a all --size 4x4\n"

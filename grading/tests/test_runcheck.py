@@ -5,8 +5,8 @@ import unittest
 from unittest import mock
 
 import util  # noqa: F401
-from kitgrade import runcheck
-from kitgrade.check import Verdict
+from kitgrade.runs import runcheck
+from kitgrade.runs.check import Verdict
 
 
 class Box:

@@ -3,7 +3,7 @@ import json
 import unittest
 
 import util  # noqa: F401 (the package on the path)
-from kitgrade import safetext as st
+from kitgrade.base import safetext as st
 
 
 class SafeText(unittest.TestCase):

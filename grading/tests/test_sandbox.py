@@ -1,4 +1,4 @@
-"""Tests of kitgrade.sandbox: what a run sees, its limits, and the trusted side's file access.
+"""Tests of kitgrade.box.sandbox: what a run sees, its limits, and the trusted side's file access.
 
 Run from grading/: python3 -m unittest discover -s tests -p 'test_sandbox*.py'
 As root, NormalUserTest also runs the tests below as an unprivileged user (nobody). A test whose
@@ -22,9 +22,9 @@ from pathlib import Path
 GRADING = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(GRADING))
 
-from kitgrade import sandbox as sbx  # noqa: E402
-from kitgrade.sandbox import Limits, Sandbox, SandboxError  # noqa: E402
-from kitgrade.uidpool import UidPool  # noqa: E402
+from kitgrade.box import sandbox as sbx  # noqa: E402
+from kitgrade.box.sandbox import Limits, Sandbox, SandboxError  # noqa: E402
+from kitgrade.box.uidpool import UidPool  # noqa: E402
 
 ROOT = os.geteuid() == 0
 UID_BASE = 62100  # away from a real grading's ids
@@ -147,7 +147,7 @@ class ParseTest(unittest.TestCase):
     def test_gpu_watch_samples(self):
         """A run's GPU memory from the shared poller's samples: only its own processes count,
         the peak is kept, a pid /proc does not know is noted, and a breach is called once."""
-        from kitgrade.runwatch import _GpuWatch
+        from kitgrade.box.runwatch import _GpuWatch
         calls = []
         w = _GpuWatch(None, 1000, lambda: frozenset({10, 11}), calls.append)
         w.take({10: 300.0, 11: 200.0, 12: 5000.0}, False)

@@ -1,4 +1,4 @@
-"""Tests of kitgrade.sandbox's limits beyond one run (test_sandbox.py has the runs and files):
+"""Tests of kitgrade.box.sandbox's limits beyond one run (test_sandbox.py has the runs and files):
 cgroup v2 accounting, the GPU-memory cap (faked nvidia-smi, and a real CUDA program where there
 is a GPU), a stale frozen run of a dead grading, and two gradings at once. A test whose
 mechanism this machine lacks skips and says why."""
@@ -267,7 +267,7 @@ class StaleFrozenRunTest(unittest.TestCase):
     cgroups, at once."""
 
     def test_thawed_killed_removed(self):
-        from kitgrade import cgroups
+        from kitgrade.box import cgroups
         name = "kitgrade-%d-1" % (2 ** 22 + 7)        # a pid past pid_max: a dead grading
         dirs = [os.path.join("/sys/fs/cgroup", c, name) for c in ("freezer", "pids")]
         p = subprocess.Popen(["sleep", "60"])
@@ -299,8 +299,8 @@ class TwoGradingsTest(unittest.TestCase):
             import sys
             sys.path.insert(0, sys.argv[1])
             from pathlib import Path
-            from kitgrade.sandbox import Sandbox
-            from kitgrade.uidpool import UidPool
+            from kitgrade.box.sandbox import Sandbox
+            from kitgrade.box.uidpool import UidPool
             sb = Sandbox("none", ro_paths=[], gpu=False, as_root=True, workroot=Path(sys.argv[2]),
                          uid_pool=UidPool(Path(sys.argv[3]), base=int(sys.argv[4])))
             boxes = [sb.box("s%d" % i, 1) for i in range(3)]

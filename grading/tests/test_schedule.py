@@ -9,7 +9,7 @@ import types
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from kitgrade import schedule  # noqa: E402
+from kitgrade.driver import schedule  # noqa: E402
 
 
 def fake_ctx(slots):

@@ -3,10 +3,11 @@ and identical timings giving identical points."""
 import unittest
 
 import util  # noqa: F401  (the package on the path)
-from kitgrade import rubric, score
-from kitgrade.names import Student
-from kitgrade.run import Outcome
-from kitgrade.timing import VarTiming
+from kitgrade.lab import rubric
+from kitgrade.scoring import score
+from kitgrade.lab.names import Student
+from kitgrade.runs.run import Outcome
+from kitgrade.runs.timing import VarTiming
 
 RUB = """points 1 10 0
 points 2 10 10

@@ -1,4 +1,4 @@
-"""Tests of kitgrade.similarity: sim_c over the class and earlier years, skeleton left out."""
+"""Tests of kitgrade.course.similarity: sim_c over the class and earlier years, skeleton left out."""
 
 import os
 import re
@@ -9,8 +9,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kitgrade import similarity  # noqa: E402
-from kitgrade.similarity import SimilarityError, collect, compare, markdown  # noqa: E402
+from kitgrade.course import similarity  # noqa: E402
+from kitgrade.course.similarity import SimilarityError, collect, compare, markdown  # noqa: E402
 
 HAVE_SIM = similarity.find_tool() is not None
 LAB = "labs/03_global_mem"

@@ -6,7 +6,8 @@ import subprocess
 import unittest
 
 import util
-from kitgrade import cli, slurm, slurmopts
+from kitgrade.cluster import slurm
+from kitgrade.cmdline import cli
 
 LIMITS = {"build": 120, "run": 10, "memory_mb": 384}
 
@@ -78,12 +79,12 @@ class Script(util.TempCase):
         argv = ["--lab", "01", "--submissions", "subs", "--out=o u t", "--slurm", "--tasks",
                 "3", "--seed", "7", "--force", "--partition=cpu", "--wait", "--slurm-user",
                 "nobody", "--jobs", "2", "--quick", "--only", "ann", "bob"]
-        w = slurmopts.task_words(argv)
+        w = cli.task_words(argv)
         self.assertEqual(w, ["--lab", "01", "--submissions", os.path.abspath("subs"),
                              "--out=" + os.path.abspath("o u t"), "--jobs", "2", "--quick",
                              "--only", "ann", "bob"])
         # a value that looks like an option stays a value
-        self.assertEqual(slurmopts.task_words(["--out", "--force"]),
+        self.assertEqual(cli.task_words(["--out", "--force"]),
                          ["--out", os.path.abspath("--force")])
 
 

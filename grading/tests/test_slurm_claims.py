@@ -9,7 +9,7 @@ import threading
 import unittest
 
 import util
-from kitgrade import claims, shard, slurmstatus
+from kitgrade.cluster import claims, shard, slurmstatus
 
 
 def owner(job, task):
@@ -62,7 +62,7 @@ class Claims(util.TempCase):
             self.assertEqual(f.read(), "x")
 
     def test_new_round_ignores_old_claims(self):
-        from kitgrade.slurm import round_dir
+        from kitgrade.cluster.slurm import round_dir
         old = os.path.join(round_dir(self.tmp, 1), "claims")
         new = os.path.join(round_dir(self.tmp, 2), "claims")
         os.makedirs(old)

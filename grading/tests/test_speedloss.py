@@ -9,7 +9,8 @@ import tempfile
 import unittest
 
 import util
-from kitgrade import rubric, speedloss
+from kitgrade.lab import rubric
+from kitgrade.runs import speedloss
 from test_e2e import grade
 
 RUB = rubric.parse("x", "points 1 10 10\ncase a all --x\nperf all --x\n")

@@ -4,8 +4,8 @@ import os
 import unittest
 
 import util
-from kitgrade import cupti, timing
-from kitgrade.run import Desc, Rep
+from kitgrade.runs import cupti, timing
+from kitgrade.runs.run import Desc, Rep
 
 INFO_GPU = {"lab": "98", "gpu": True, "parts": [{"name": "", "variants": [
     {"id": 1, "span": "kernel", "ceiling": "device-copy", "min_launches": 2},
@@ -160,7 +160,7 @@ class Verify(util.TempCase):
         self.assertIn("between repetitions 1 and 2", vc.reason)
 
     def test_impossible_time_and_unverified(self):
-        from kitgrade.labinfo import Output
+        from kitgrade.lab.labinfo import Output
         big = {"perf1": {1: Output(type="u8", w=64, h=64, c=1, bytes=1e7)}}
         vc = self.check(run_of(1), outputs=big)
         self.assertEqual(vc.status, "impossible-time")     # 1e7 bytes in 60 us: 166 GB/s

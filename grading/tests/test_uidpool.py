@@ -1,4 +1,4 @@
-"""Tests of kitgrade.uidpool: ids never shared by two holders at once, across processes too;
+"""Tests of kitgrade.box.uidpool: ids never shared by two holders at once, across processes too;
 given back when the holder lets go or dies; unsafe lock folders refused.
 
 Run from grading/: python3 -m unittest discover -s tests -p 'test_uidpool*.py'
@@ -16,8 +16,8 @@ from pathlib import Path
 GRADING = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(GRADING))
 
-from kitgrade import uidpool  # noqa: E402
-from kitgrade.uidpool import UidPool, UidPoolError  # noqa: E402
+from kitgrade.box import uidpool  # noqa: E402
+from kitgrade.box.uidpool import UidPool, UidPoolError  # noqa: E402
 
 BASE = 62000  # away from the default range, so that a real grading running here is not disturbed
 
@@ -26,7 +26,7 @@ HOLDER = textwrap.dedent("""
     import sys
     sys.path.insert(0, sys.argv[1])
     from pathlib import Path
-    from kitgrade.uidpool import UidPool
+    from kitgrade.box.uidpool import UidPool
     pool = UidPool(Path(sys.argv[2]), base=int(sys.argv[3]), count=int(sys.argv[4]))
     leases = [pool.acquire() for _ in range(int(sys.argv[5]))]
     print(" ".join(str(l.uid) for l in leases), flush=True)

@@ -4,7 +4,8 @@ import os
 import unittest
 
 import util
-from kitgrade import cli, wfopts
+from kitgrade.cmdline import cli
+from kitgrade.course import wfopts
 
 FIX = os.path.join(util.HERE, "fixtures", "instructors")
 ROSTER = os.path.join(FIX, "plain_roster.csv")

@@ -6,7 +6,8 @@ import json
 import os
 
 import util
-from kitgrade import history, summary, wfreport
+from kitgrade.course import history
+from kitgrade.scoring import summary, wfreport
 
 GIT = {"login": "akim", "repo": "/r", "ref": "HEAD", "status": "ok", "reason": "",
        "commit": "c" * 40, "commit_time": "2025-03-15T10:00:00+01:00",

@@ -10,10 +10,12 @@ import sys
 from types import SimpleNamespace
 
 import util
-from kitgrade import cli, late, uidpool, wfopts
-from kitgrade.names import Student
-from kitgrade.setup import Fatal
-from kitgrade.workflow import Workflow, export_only, year_label
+from kitgrade.box import uidpool
+from kitgrade.cmdline import cli
+from kitgrade.course import late, wfopts
+from kitgrade.lab.names import Student
+from kitgrade.driver.setup import Fatal
+from kitgrade.driver.workflow import Workflow, export_only, year_label
 
 FIX = os.path.join(util.HERE, "fixtures", "instructors")
 DEADLINE = "2025-03-14T23:59:00+01:00"

@@ -15,8 +15,8 @@ import fakesandbox  # noqa: E402
 
 fakesandbox.install()
 
-from kitgrade import labinfo, rubric  # noqa: E402
-from kitgrade.context import Ctx  # noqa: E402
+from kitgrade.lab import labinfo, rubric  # noqa: E402
+from kitgrade.driver.context import Ctx  # noqa: E402
 
 
 class TempCase(unittest.TestCase):

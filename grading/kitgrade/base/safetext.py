@@ -1,0 +1,87 @@
+"""Every text a student or a roster controls, made safe where it is read.
+
+Every text a student or a roster controls (a folder name, a login, a compiler message, a file's
+content), made safe where it is read:
+
+- clean / one_line: control characters (C0, DEL, C1, and the invisible format characters
+  such as bidirectional overrides) replaced, for a terminal, a CSV or TSV cell, a report;
+- term: a line printed on the grader's terminal (no escape sequence reaches it);
+- cell: a CSV or TSV cell a spreadsheet opens: a text that begins with = + - @, a tab or a
+  carriage return gets a leading apostrophe (OWASP's advice on CSV injection), so it is not
+  a formula; a number (-3.5) stays a number;
+- json_text: JSON whose strings keep their letters as they are and every control or invisible
+  character escaped (\\u009b), so that showing the file shows no escape sequence;
+- md, block, gp_string: Markdown inline text that renders as written (never HTML, a link or a
+  table cell's end), a fenced block no content can close, a gnuplot string.
+"""
+import json
+import re
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#~!|{}])")
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def clean(s, repl=" ", keep=""):
+    """S as text with every character that is not printable (tabs and newlines too, but
+    those in KEEP) replaced by REPL."""
+    return "".join(c if c.isprintable() or c in keep else repl for c in str(s))
+
+
+def one_line(s, n=600):
+    """S cleaned, its runs of spaces made one, cut to N characters."""
+    s = " ".join(clean(s).split())
+    return s if len(s) <= n else s[:n - 3] + "..."
+
+
+def term(msg):
+    """A message for the terminal: each of its lines cleaned (no escape sequence, no
+    carriage return, no bell), the lines kept."""
+    return "\n".join(clean(ln) for ln in str(msg).split("\n"))
+
+
+def cell(x):
+    """A CSV or TSV cell: a number as it is; a text cleaned, and with an apostrophe before
+    it when a spreadsheet would take it as a formula."""
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return str(x)
+    s = str(x)
+    if _NUMBER.match(s):
+        return s
+    formula = s.startswith(FORMULA) or clean(s).lstrip().startswith(FORMULA)
+    s = clean(s)
+    return "'" + s if formula else s
+
+
+def json_text(obj, **kw):
+    """json.dumps(OBJ, ensure_ascii=False, **KW) with every character that is not printable,
+    but the layout's newlines, written as its \\u escape."""
+    text = json.dumps(obj, ensure_ascii=False, **kw)
+    return "".join(c if c.isprintable() or c == "\n" else json.dumps(c)[1:-1] for c in text)
+
+
+def md(s, limit=None):
+    """Inline text for Markdown that renders as written and never as HTML, a link or a
+    table cell's end."""
+    s = clean(s)
+    if limit and len(s) > limit:
+        s = s[:limit - 3] + "..."
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    s = _MD_SPECIAL.sub(r"\\\1", s)
+    s = s.replace("://", ":\\/\\/").replace("www.", "www\\.")
+    return s
+
+
+def block(text, max_lines=20, max_chars=4000):
+    """A fenced code block no content can close (its fence is longer than any run of
+    backticks in it); control characters other than tabs go."""
+    text = text[:max_chars]
+    lines = [clean(ln, keep="\t") for ln in text.splitlines()[:max_lines]]
+    runs = [len(m) for m in re.findall(r"`+", "\n".join(lines))]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return "%s text\n%s\n%s\n" % (fence, "\n".join(lines), fence)
+
+
+def gp_string(s):
+    """A gnuplot single-quoted string (nothing in it is interpreted but '')."""
+    return "'" + clean(s).replace("'", "''") + "'"

@@ -1,0 +1,124 @@
+"""A box's folder as the trusted side touches it: its mount, its paths, no link followed.
+
+A box's folder as the trusted side touches it: its tmpfs mount (root only), paths checked to
+stay inside it, and file access that follows no link at any step. Part of sandbox.py (Box's
+methods use these)."""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import stat
+from typing import List, Optional, Sequence
+
+from .procfs import _read_or, parse_mountinfo
+
+
+# --------------------------------------------------------------------------- mounts (root only)
+
+_MS_NOSUID, _MS_NODEV = 2, 4
+_MNT_DETACH, _UMOUNT_NOFOLLOW = 2, 8
+_libc = None
+
+
+def _libc_call(name: str, *args) -> None:
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    if getattr(_libc, name)(*args) != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e), args[1] if name == "mount" else args[0])
+
+
+def _mount_tmpfs(path: str, size_mb: Optional[int], uid: int, gid: int) -> None:
+    opts = f"mode=0700,uid={uid},gid={gid}"
+    if size_mb is not None:
+        opts += f",size={int(size_mb)}m,nr_inodes={max(4096, int(size_mb) * 256)}"
+    _libc_call("mount", b"kitbox", os.fsencode(path), b"tmpfs", ctypes.c_ulong(_MS_NOSUID | _MS_NODEV),
+               opts.encode())
+
+
+def _umount(path: str) -> None:
+    _libc_call("umount2", os.fsencode(path), _MNT_DETACH | _UMOUNT_NOFOLLOW)
+
+
+def _mounts_below(root: str) -> List[str]:
+    """Mount points strictly below root (deepest first)."""
+    root = root.rstrip("/") + "/"
+    mps = [mp for mp, _, _, _ in parse_mountinfo(_read_or("/proc/self/mountinfo")) if mp.startswith(root)]
+    return sorted(set(mps), key=len, reverse=True)
+
+
+def _is_mount(path: str) -> bool:
+    return path in {mp for mp, _, _, _ in parse_mountinfo(_read_or("/proc/self/mountinfo"))}
+
+
+# ------------------------------------------------------------------- files with no link followed
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _split_rel(rel: str) -> List[str]:
+    parts = [p for p in str(rel).split("/") if p not in ("", ".")]
+    if str(rel).startswith("/") or "\0" in str(rel) or ".." in parts:
+        raise ValueError(f"'{rel}' is not a plain path inside the box")
+    return parts
+
+
+def _why(e: OSError) -> str:
+    if e.errno == errno.ELOOP:
+        return "it is a symbolic link"
+    if e.errno == errno.ENOTDIR:
+        return "a part of its path is not a folder (a link?)"
+    if e.errno == errno.ENOENT:
+        return "it does not exist"
+    return e.strerror or str(e)
+
+
+def _remove_at(dfd: int, name: str) -> None:
+    """Remove name (a file, link, or folder and all it holds) inside the folder open as dfd,
+    following no link; one descriptor per level of depth."""
+    try:
+        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        os.unlink(name, dir_fd=dfd)
+        return
+    try:
+        cfd = os.open(name, _DIR, dir_fd=dfd)
+    except PermissionError:  # the grader's own user, a folder its run made unreadable
+        os.chmod(name, 0o700, dir_fd=dfd)  # just seen to be a folder, and nothing of the run lives on
+        cfd = os.open(name, _DIR, dir_fd=dfd)
+    try:
+        for entry in os.listdir(cfd):
+            _remove_at(cfd, entry)
+    finally:
+        os.close(cfd)
+    os.rmdir(name, dir_fd=dfd)
+
+
+def _usage_at(dfd: int) -> int:
+    """Bytes used under the folder open as dfd (allocated blocks), following no link."""
+    total = 0
+    for entry in os.listdir(dfd):
+        try:
+            st = os.stat(entry, dir_fd=dfd, follow_symlinks=False)
+        except OSError:
+            continue
+        total += st.st_blocks * 512
+        if stat.S_ISDIR(st.st_mode):
+            try:
+                cfd = os.open(entry, _DIR, dir_fd=dfd)
+            except OSError:
+                continue
+            try:
+                total += _usage_at(cfd)
+            finally:
+                os.close(cfd)
+    return total
+
+
+def _under(path: str, dirs: Sequence[str]) -> bool:
+    return any(path == d or path.startswith(d.rstrip("/") + "/") for d in dirs)

@@ -1,0 +1,74 @@
+"""The dates of a git submission: the commit graded at a deadline, dates that cannot be true.
+
+The dates of a git submission: a commit and its times, git's dates read, the commit graded at a
+deadline (pick_commit, effective_times: a backdated commit counts at its parent's date) and the
+dates that cannot be true (date_flags). Pure functions, no git run; part of gitsub.py, which
+exports them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import List, Optional
+
+from .late import format_time, parse_time
+
+
+@dataclass
+class Commit:
+    id: str
+    parents: List[str]
+    time: datetime              # committer time, with the committer's zone
+    author_time: datetime
+
+
+def _git_time(text: str) -> datetime:
+    epoch, iso = text.split(" ", 1)
+    t = parse_time(iso)
+    if int(t.timestamp()) != int(epoch):
+        t = datetime.fromtimestamp(int(epoch), timezone.utc)
+    return t
+
+
+# -- choosing the commit ------------------------------------------------------------------
+def effective_times(chain: List[Commit]) -> List[datetime]:
+    """A commit cannot be older than its parent: each commit's date, or the latest date of
+    the commits before it on the line where that is later (a backdated commit)."""
+    out: List[datetime] = []
+    latest = None
+    for c in reversed(chain):
+        latest = c.time if latest is None or c.time > latest else latest
+        out.append(latest)
+    return out[::-1]
+
+
+def pick_commit(chain: List[Commit], until: Optional[datetime]) -> Optional[Commit]:
+    """The newest commit of the line made at or before `until` (the tip without `until`),
+    by effective_times: a backdated commit counts at its parent's date."""
+    if until is None:
+        return chain[0] if chain else None
+    for c, t in zip(chain, effective_times(chain)):
+        if t <= until:
+            return c
+    return None
+
+
+def date_flags(chain: List[Commit], clone_time: Optional[datetime],
+               most: int = 5) -> List[str]:
+    """Dates that cannot be true: after the clone, or before the commit's own parent."""
+    after, order = [], []
+    for c in chain:
+        if clone_time is not None and c.time > clone_time:
+            after.append("dated-after-clone: commit %s is dated %s, after the clone was made "
+                         "(%s)" % (c.id[:12], format_time(c.time), format_time(clone_time)))
+    for child, parent in zip(chain, chain[1:]):
+        if child.time < parent.time:
+            order.append("out-of-order: commit %s is dated %s, before its parent %s (%s)"
+                         % (child.id[:12], format_time(child.time), parent.id[:12],
+                            format_time(parent.time)))
+    flags = []
+    for kind in (after, order):
+        flags += kind[:most]
+        if len(kind) > most:
+            flags.append("%s: and %d more" % (kind[0].split(":", 1)[0], len(kind) - most))
+    return flags

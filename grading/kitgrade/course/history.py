@@ -1,0 +1,237 @@
+"""Regrading some students (--only LOGIN...) without losing what they had.
+
+Before a student is graded again, archive() keeps the result they had: the whole results.json is
+copied to OUT/history/NAME/N-results.json and one line is appended to OUT/history/NAME/history.jsonl
+with the time it was graded, the seed, the commit and its time, the points (before and after the
+late penalty), the status and why it was regraded. The history lives beside OUT/students/, so the
+driver may wipe a student's folder before grading it again. A regrade reuses the seed the grading
+recorded (OUT/grading.json "seed", or the `seed: S` line of OUT/grading.txt): regrade_seed() gives
+it back, and refuses a different --seed, so that the student meets the same hidden inputs as the
+class.
+
+Interface:
+    recorded_seed(out) -> Optional[str]
+    regrade_seed(out, requested: Optional[str] = None) -> str          (HistoryError)
+    select_only(available: Mapping[str, str], only: Iterable[str]) -> Tuple[List[str], List[str]]
+        available: login -> NAME (the folder under OUT/students); only: the logins of --only
+        (any letter case, a folder name works too); returns (NAMEs to regrade, in the order
+        given, and the logins that match nobody)
+    summary(result: dict, *, seed=None, time=None) -> dict
+    archive(out, name, *, seed=None, why="regrade", now=None) -> Optional[dict]
+        (None when the student has no result yet: nothing to keep)
+    load(out, name) -> List[dict]          (oldest first)
+    markdown(entries: List[dict]) -> str   (a table for report.md; "" when there is none)
+summary() reads these keys of results.json, each optional: graded_at (or time), seed, commit and
+commit_time (or git: {commit, commit_time}), total_pts and max_pts (or the grader's points:
+{total, max}), late: {points_before, points_after, status}, status, reason. Standard library
+only; Python 3.8+.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+
+from ..base.fsutil import read_plain
+from ..base.safetext import clean
+
+__all__ = ["HistoryError", "recorded_seed", "regrade_seed", "select_only", "summary", "archive",
+           "load", "markdown"]
+
+MAX_RESULT_BYTES = 64 << 20
+
+
+class HistoryError(ValueError):
+    pass
+
+
+def _check_name(name: str) -> str:
+    if not name or "/" in name or "\0" in name or name.startswith("."):
+        raise HistoryError("'%s' cannot be a student's folder name" % name)
+    return name
+
+
+def _read(path: Path, limit: int) -> Optional[bytes]:
+    """The file's bytes (no link followed), None when it does not exist; HistoryError when it
+    is something else than a regular file of at most LIMIT bytes."""
+    data, why = read_plain(path, limit)
+    if data is not None or why == "it does not exist":
+        return data
+    if why in ("not a regular file",) or why.startswith("larger than"):
+        raise HistoryError("%s is not a regular file of at most %d bytes" % (path, limit))
+    raise OSError(errno.ELOOP if "link" in why else errno.EIO, "%s: %s" % (path, why))
+
+
+def recorded_seed(out) -> Optional[str]:
+    out = Path(out)
+    data = _read(out / "grading.json", 1 << 20)
+    if data is not None:
+        try:
+            seed = json.loads(data.decode("utf-8")).get("seed")
+        except (ValueError, AttributeError):
+            raise HistoryError("%s is not valid JSON" % (out / "grading.json")) from None
+        if seed is not None:
+            return str(seed)
+    data = _read(out / "grading.txt", 1 << 20)
+    if data is not None:
+        m = re.search(r"^seed: *(\S+) *$", data.decode("utf-8", "replace"), re.MULTILINE)
+        if m:
+            return m.group(1)
+    return None
+
+
+def regrade_seed(out, requested: Optional[str] = None) -> str:
+    seed = recorded_seed(out)
+    if seed is None:
+        raise HistoryError("%s holds no grading yet (no seed recorded): grade the class "
+                           "first, then regrade with --only" % out)
+    if requested is not None and str(requested) != seed:
+        raise HistoryError("%s was graded with seed %s; a regrade uses the same seed "
+                           "(leave out --seed)" % (out, seed))
+    return seed
+
+
+def select_only(available: Mapping[str, str], only: Iterable[str]) -> Tuple[List[str], List[str]]:
+    low: Dict[str, str] = {}
+    for login, name in available.items():
+        low.setdefault(login.lower(), name)
+        low.setdefault(name.lower(), name)
+    names: List[str] = []
+    unknown: List[str] = []
+    for x in only:
+        for part in x.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            name = low.get(part.lower())
+            if name is None:
+                unknown.append(part)
+            elif name not in names:
+                names.append(name)
+    return names, unknown
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).astimezone()
+
+
+def summary(result: dict, *, seed=None, time=None) -> dict:
+    git = result.get("git") if isinstance(result.get("git"), dict) else {}
+    late = result.get("late") if isinstance(result.get("late"), dict) else {}
+    pts = result.get("points") if isinstance(result.get("points"), dict) else {}
+    total = result.get("total_pts", pts.get("total"))
+    return {
+        "graded_at": result.get("graded_at") or result.get("time") or time,
+        "seed": str(result.get("seed", seed)) if result.get("seed", seed) is not None else None,
+        "commit": result.get("commit") or git.get("commit"),
+        "commit_time": result.get("commit_time") or git.get("commit_time"),
+        "points_before": late.get("points_before", total),
+        "points": late.get("points_after", total),
+        "max_pts": result.get("max_pts", pts.get("max")),
+        "late": late.get("status"),
+        "status": result.get("status"),
+        "reason": result.get("reason"),
+    }
+
+
+def _lock(d: Path):
+    fd = os.open(d / ".lock", os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def archive(out, name, *, seed=None, why: str = "regrade",
+            now: Optional[datetime] = None) -> Optional[dict]:
+    out = Path(out)
+    _check_name(name)
+    data = _read(out / "students" / name / "results.json", MAX_RESULT_BYTES)
+    if data is None:
+        return None
+    try:
+        result = json.loads(data.decode("utf-8"))
+    except ValueError:
+        result = {"status": "unreadable", "reason": "results.json was not valid JSON"}
+    if not isinstance(result, dict):
+        result = {"status": "unreadable", "reason": "results.json was not an object"}
+    hist = out / "history" / name
+    hist.mkdir(parents=True, exist_ok=True)
+    when = (now or _now()).isoformat(timespec="seconds")
+    entry = summary(result, seed=seed, time=None)
+    entry["archived_at"] = when
+    entry["why"] = why
+    fd = _lock(hist)
+    try:
+        taken = [int(m.group(1)) for m in (re.match(r"^(\d+)-results\.json$", f)
+                                           for f in os.listdir(hist)) if m]
+        n = max(taken, default=0) + 1
+        entry["result"] = "%d-results.json" % n
+        tmp = hist / (".%d-results.json.tmp" % n)
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, hist / entry["result"])
+        line = (json.dumps(entry, sort_keys=True) + "\n").encode("utf-8")
+        hfd = os.open(hist / "history.jsonl",
+                      os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            end = os.lseek(hfd, 0, os.SEEK_END)
+            if end > 0 and os.pread(hfd, 1, end - 1) != b"\n":
+                line = b"\n" + line            # after a line a crash cut short
+            os.write(hfd, line)
+            os.fsync(hfd)
+        finally:
+            os.close(hfd)
+    finally:
+        os.close(fd)
+    return entry
+
+
+def load(out, name) -> List[dict]:
+    _check_name(name)
+    data = _read(Path(out) / "history" / name / "history.jsonl", MAX_RESULT_BYTES)
+    if not data:
+        return []
+    entries = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        if line.strip():
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                continue            # a line cut short by a crash: the others stand
+    return entries
+
+
+def _cell(x) -> str:
+    s = "" if x is None else clean(x)
+    return "".join("&#%d;" % ord(c) if c in "|\\`*_[]<>&#" else c for c in s)
+
+
+def markdown(entries: List[dict], *, show_seed: bool = True) -> str:
+    """The history as a table; show_seed=False leaves the seed out (a report a student reads:
+    the grading seed is the instructor's)."""
+    if not entries:
+        return ""
+    lines = ["| graded | seed | commit | points | status | replaced |",
+             "|---|---|---|---|---|---|"]
+    if not show_seed:
+        lines = [ln.replace(" seed |", "", 1).replace("|---|", "|", 1) for ln in lines]
+    for e in entries:
+        pts = e.get("points")
+        if e.get("points_before") not in (None, pts):
+            pts = "%s (%s before the penalty)" % (pts, e.get("points_before"))
+        if e.get("max_pts") is not None and pts is not None:
+            pts = "%s of %s" % (pts, e.get("max_pts"))
+        commit = (e.get("commit") or "")[:12]
+        if e.get("commit_time"):
+            commit += " (%s)" % e["commit_time"]
+        cells = [e.get("graded_at"), e.get("seed"), commit, pts, e.get("status"),
+                 "%s: %s" % (e.get("archived_at"), e.get("why"))]
+        if not show_seed:
+            del cells[1]
+        lines.append("| %s |" % " | ".join(_cell(x) for x in cells))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,391 @@
+"""Builds: the pristine kit, the student's files put in, the kit's rules, forbidden symbols.
+
+Builds: the pristine kit every submission is built against, the student's files put in, the
+kit's own build rules run in the box, and the forbidden-symbol check.
+
+The pristine kit (OUT/pristine, or a private folder when OUT's path cannot be handed to make)
+holds common/ and the lab's folder without ref.c, the skeleton regenerated from the solution,
+the kit's libraries prebuilt with GRADED=1 (no reference linked) and nothing else: no
+solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics. A box sees it read-only.
+A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src ENTRY=... labNN`:
+the kit's rules, the student's files only from BOX/src (no student Makefile exists anywhere),
+only the skeleton's entry points left global in them.
+"""
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import List
+
+from ..base import fsutil
+from ..base.safetext import clean, one_line
+from . import premain
+
+MAX_SOURCE = 4 << 20           # a student file larger than this is not used
+MAX_OBJECT = 256 << 20
+# what a student's object may not define: the kit's own functions, main, the injection
+# library's entry, and the clocks, CUDA calls, I/O and memory functions the harness times and
+# dumps with (a definition of its own would stand in for them, linked before the libraries)
+_FORBIDDEN_DEF = re.compile(
+    r"^(kit_.*|main|InitializeInjection|cupti.*|cuda[A-Z].*|cu[A-Z].*|nvtx.*|"
+    r"clock_gettime|clock_getres|clock|gettimeofday|time|timespec_get|omp_get_wtime|"
+    r"read|write|open|openat|close|fopen|fclose|fread|fwrite|fflush|rename|unlink|"
+    r"memcpy|memmove|memset|malloc|calloc|realloc|free|aligned_alloc|posix_memalign|"
+    r"dlopen|dlsym|dlvsym|exit|_exit|abort|pthread_create|fork|vfork|clone|execve|"
+    r"getenv|setenv|signal|sigaction|raise|kill)$")
+_FORBIDDEN_USE = re.compile(r"^(kit_ref_.*|kit_lab_ref)$")
+_LAB_SKIP = re.compile(r"^(ref\.c|build|out|lab\d\d(-.*)?|.*\.png|.*\.pdf|.*\.o|.*\.tmp)$")
+_COMMON_SKIP = re.compile(r"^(ref\.c|build|.*\.o|.*\.a|.*\.so|.*\.tmp)$")
+# the profiler-metrics tool (--profile runs it in the box): its entry, data and package
+ENTRY_FILE = ".entry.txt"
+METRICS_FILES = ("metrics", "metrics.tsv", "metric_sets.tsv", "plot_metrics.gp", "kitmetrics")
+
+
+class KitError(Exception):
+    pass
+
+
+@dataclass
+class Lab:
+    """Where a lab of the kit is (the kit as the grader works from it)."""
+    kit: str
+    nn: str
+    name: str                   # 03_global_mem
+    srcs: List[str]             # STUDENT_SRCS
+    gpu: bool
+
+    @property
+    def dir(self):
+        return os.path.join(self.kit, "labs", self.name)
+
+    @property
+    def solutions(self):
+        return os.path.join(self.kit, "solutions", self.name)
+
+    @property
+    def binary(self):
+        return "lab" + self.nn
+
+
+def find_lab(kit, nn):
+    """The lab NN of KIT, from its Makefile (STUDENT_SRCS, GPU)."""
+    labs = os.path.join(kit, "labs")
+    names = sorted(d for d in (os.listdir(labs) if os.path.isdir(labs) else [])
+                   if d.startswith(nn + "_") and os.path.isdir(os.path.join(labs, d)))
+    if len(names) != 1:
+        raise KitError("no lab %s in %s" % (nn, labs))
+    with open(os.path.join(labs, names[0], "Makefile"), encoding="utf-8") as f:
+        mk = f.read()
+    m = re.search(r"^STUDENT_SRCS\s*:?=\s*(.+)$", mk, re.M)
+    if not m or not m.group(1).split():
+        raise KitError("%s/Makefile names no STUDENT_SRCS" % os.path.join(labs, names[0]))
+    g = re.search(r"^GPU\s*:?=\s*(\S+)", mk, re.M)
+    lab = Lab(kit, nn, names[0], m.group(1).split(), bool(g and g.group(1) == "1"))
+    if not os.path.isdir(lab.solutions):
+        raise KitError("no reference solution in %s" % lab.solutions)
+    return lab
+
+
+def _copy_tree(src, dst, skip):
+    os.makedirs(dst, exist_ok=True)
+    for e in os.scandir(src):
+        if skip.match(e.name) or e.name.startswith("."):
+            continue
+        if e.is_symlink():
+            continue
+        if e.is_dir():
+            _copy_tree(e.path, os.path.join(dst, e.name), skip)
+        elif e.is_file():
+            shutil.copy2(e.path, os.path.join(dst, e.name))
+
+
+def fingerprint(lab, extra=""):
+    """What the pristine kit is made from (sizes and times of the files it copies)."""
+    h = hashlib.sha256(extra.encode())
+    for top, skip in ((os.path.join(lab.kit, "common"), _COMMON_SKIP), (lab.dir, _LAB_SKIP),
+                      (lab.solutions, _LAB_SKIP)):
+        for dp, dns, fns in os.walk(top):
+            dns[:] = sorted(d for d in dns if not skip.match(d) and not d.startswith("."))
+            for f in sorted(fns):
+                if skip.match(f):
+                    continue
+                st = os.stat(os.path.join(dp, f))
+                h.update(("%s %d %d\n" % (os.path.relpath(os.path.join(dp, f), lab.kit),
+                                          st.st_size, st.st_mtime_ns)).encode())
+    return h.hexdigest()
+
+
+def _make(argv, log, env=None):
+    with open(log, "ab") as f:
+        f.write(("$ %s\n" % " ".join(argv)).encode())
+        f.flush()
+        return subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, env=env).returncode
+
+
+def make_env(extra=None):
+    """The environment of the grader's own builds (no MAKEFLAGS of the caller's)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env.update(extra or {})
+    return env
+
+
+def make_pristine(lab, dest, log, env=None, force=False):
+    """Make (or keep) the pristine kit of LAB in DEST; KitError when it does not build."""
+    fp = fingerprint(lab, repr(sorted((env or {}).items())))
+    ok = os.path.join(dest, ".ok")
+    if not force and (fsutil.read_regular(ok, 4096) or b"").decode().strip() == fp:
+        return dest
+    tmp = dest + ".tmp"
+    fsutil.remove_tree(tmp)
+    fsutil.remove_tree(dest)
+    _copy_tree(os.path.join(lab.kit, "common"), os.path.join(tmp, "common"), _COMMON_SKIP)
+    ldir = os.path.join(tmp, "labs", lab.name)
+    _copy_tree(lab.dir, ldir, _LAB_SKIP)
+    awk = os.path.join(lab.kit, "common", "scripts", "mkskel.awk")
+    for s in lab.srcs:       # the skeleton, always fresh from the solution
+        with open(os.path.join(ldir, s), "wb") as f:
+            r = subprocess.run(["awk", "-f", awk, os.path.join(lab.solutions, s)], stdout=f)
+        if r.returncode != 0:
+            raise KitError("cannot make the skeleton of %s from the solution" % s)
+    gdir = os.path.join(tmp, "grading")
+    os.makedirs(gdir)
+    for f in METRICS_FILES:
+        p = os.path.join(lab.kit, "grading", f)
+        if os.path.isfile(p):
+            shutil.copy2(p, os.path.join(gdir, f))
+        elif os.path.isdir(p):
+            _copy_tree(p, os.path.join(gdir, f), re.compile(r"^(__pycache__|.*\.pyc)$"))
+    deps = os.path.join(lab.kit, ".deps")
+    if os.path.isdir(deps):
+        os.symlink(os.path.realpath(deps), os.path.join(tmp, ".deps"))
+    tools = os.path.join(tmp, ".grader")
+    os.makedirs(tools)
+    so = os.path.join(lab.kit, "common", "build", "libkitcupti.so")
+    if os.path.isfile(so):
+        shutil.copy2(so, os.path.join(tools, "libkitcupti.so"))
+    # the kit's libraries and the lab's own objects, once, here; the skeleton built as a proof
+    # that the pristine kit builds on its own
+    e = make_env(env)
+    libs = ["build/libkit.a"] + (["build/libkitgpu.a"] if lab.gpu else [])
+    if _make(["make", "--no-print-directory", "-s", "-C", os.path.join(tmp, "common"),
+              "GRADED=1"] + libs, log, e) != 0:
+        raise KitError("the kit's library does not build without its reference (see %s)" % log)
+    # the skeleton's global symbols: a graded build keeps only these global (ENTRY=), so a
+    # function of the C library or the kit a student defines again stays in its own files
+    entry = os.path.join(tmp, ENTRY_FILE)
+    if _make(["make", "--no-print-directory", "-s", "-C", ldir, "GRADED=1",
+              "O=" + os.path.join(tmp, ".entry"), "ENTRY_OUT=" + entry, "entry-list"],
+             log, e) != 0 or not os.path.isfile(entry):
+        raise KitError("the skeleton's entry points cannot be listed (see %s)" % log)
+    skel = os.path.join(tmp, ".skeleton")
+    if _make(["make", "--no-print-directory", "-s", "-C", ldir, "GRADED=1", "O=" + skel,
+              "SRC=" + ldir, "ENTRY=" + entry, lab.binary], log, e) != 0 or \
+            not os.path.isfile(os.path.join(skel, lab.binary)):
+        raise KitError("the lab's skeleton does not build in the pristine kit (see %s)" % log)
+    bad = leaks(tmp)
+    if bad:
+        raise KitError("the pristine kit would hold what no submission may see: %s" % bad)
+    with open(os.path.join(tmp, ".ok"), "w") as f:
+        f.write(fp + "\n")
+    os.rename(tmp, dest)
+    return dest
+
+
+def leaks(pristine):
+    """What the pristine kit must not hold: a reference, solutions, rubrics, tests."""
+    bad = []
+    for dp, dns, fns in os.walk(pristine):
+        rel = os.path.relpath(dp, pristine)
+        for d in dns:
+            if rel == "." and d in ("solutions", "tests"):
+                bad.append(d + "/")
+            if d == "rubrics":
+                bad.append(os.path.join(rel, d))
+        for f in fns:
+            if f == "ref.c" or f.endswith(".rubric"):
+                bad.append(os.path.join(rel, f))
+    return ", ".join(sorted(bad))
+
+
+def put_files(box, srcs, student_dir, pristine_labdir):
+    """The student's files into BOX/src (read with no link followed, at most 4 MB each; the
+    skeleton's file where one is missing or refused). Notes, one line per file."""
+    notes = []
+    fsutil.bmkdir(box, "src")
+    for f in srcs:
+        p = os.path.join(student_dir, f) if student_dir else None
+        data, note = None, ""
+        if p and os.path.islink(p):
+            note = "%s is a symbolic link: ignored, the skeleton's %s was used" % (f, f)
+        elif p and os.path.isfile(p):
+            if os.path.getsize(p) > MAX_SOURCE:
+                note = "%s is larger than 4 MB: ignored, the skeleton's %s was used" % (f, f)
+            else:
+                data = fsutil.read_regular(p, MAX_SOURCE)
+                note = "%s: used" % f if data is not None else \
+                    "%s cannot be read: the skeleton's %s was used" % (f, f)
+        elif p:
+            note = "%s is missing: the skeleton's %s was used" % (f, f)
+        if data is None:
+            data = fsutil.read_regular(os.path.join(pristine_labdir, f), MAX_SOURCE) or b""
+        fsutil.bwrite(box, "src/" + f, data)
+        if note:
+            notes.append(note)
+    if student_dir:
+        extra = []
+        for dp, dns, fns in os.walk(student_dir):
+            dns.sort()
+            for n in sorted(fns + [d for d in dns if os.path.islink(os.path.join(dp, d))]):
+                rel = os.path.relpath(os.path.join(dp, n), student_dir)
+                if rel not in srcs:
+                    extra.append(rel)
+        for rel in extra[:20]:
+            notes.append("%s: ignored (only %s %s graded)" % (
+                rel, " ".join(srcs), "is" if len(srcs) == 1 else "are"))
+        if len(extra) > 20:
+            notes.append("and %d more files: ignored" % (len(extra) - 20))
+    return notes
+
+
+@dataclass
+class BuildResult:
+    status: str = "ok"          # ok | failed | forbidden | timeout | memory-limit | ...
+    reason: str = ""
+    ms: float = 0.0
+    warnings: List[str] = field(default_factory=list)
+    early: str = "not checked"  # why its timed runs may not start early ('' when they may)
+
+
+def build_argv(lab, pristine, box_root, out="out", extra=()):
+    box_root = str(box_root)
+    ldir = os.path.join(pristine, "labs", lab.name)
+    entry = os.path.join(pristine, ENTRY_FILE)
+    # WERROR=1: a warning is an error in a graded build (make presubmit says so beforehand)
+    return ["make", "--no-print-directory", "-C", ldir, "GRADED=1", "WERROR=1",
+            "O=" + os.path.join(box_root, out), "SRC=" + os.path.join(box_root, "src")] + \
+        (["ENTRY=" + entry] if os.path.isfile(entry) else []) + list(extra) + [lab.binary]
+
+
+def clean_log(text, box_root, pristine):
+    """A build log with the grader's folders taken out of its paths, and no control
+    character but tabs (a file name the student chose may hold escape sequences)."""
+    box_root, pristine = str(box_root), str(pristine)
+    for p in (os.path.join(box_root, "src") + "/", box_root + "/",
+              os.path.join(pristine, "labs") + "/", pristine + "/"):
+        text = text.replace(p, "")
+    return "\n".join(clean(ln, keep="\t") for ln in text.split("\n"))
+
+
+def compile_reason(log, rc):
+    """The first compiler errors of a failed build, quotes kept."""
+    errs = [ln for ln in log.splitlines()
+            if re.search(r"\b(error|Error)[: ]", ln) and not ln.startswith("make")]
+    if errs:
+        return one_line("; ".join(errs[:3]), 400)
+    tail = [ln for ln in log.splitlines() if ln.strip()][-2:]
+    return one_line("the build failed (exit %s): %s" % (rc, " ".join(tail)), 300)
+
+
+BREACH_WORDS = {
+    "timeout": "ran past its %s s limit",
+    "memory-limit": "used more than its %s MB memory limit",
+    "disk-limit": "wrote more than its %s MB disk limit",
+    "process-limit": "started more than its %s processes",
+    "file-limit": "wrote a file larger than its %s MB limit",
+    "cpu-limit": "used more than its %s s of CPU time",
+    "gpu-memory-limit": "used more than its %s MB of GPU memory",
+}
+
+
+def num(x):
+    """A limit's figure as written (384, not 384.0)."""
+    try:
+        return "%g" % float(x)
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def breach_reason(what, breach, limit):
+    return "%s %s" % (what, BREACH_WORDS.get(breach, breach + " (%s)") % num(limit))
+
+
+def nm_symbols(path):
+    """(defined, undefined) global symbols of an object or a binary, by `nm`."""
+    p = subprocess.run(["nm", "-g", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        return None
+    defined, undefined = set(), set()
+    for ln in p.stdout.decode("utf-8", "replace").splitlines():
+        t = ln.split()
+        if len(t) == 2 and t[0] in ("U", "w", "v"):
+            undefined.add(t[1])
+        elif len(t) == 3 and t[1] not in ("U", "w", "v"):
+            defined.add(t[2])
+    return defined, undefined
+
+
+def forbidden(box, lab, out, tmpdir):
+    """Why the build is forbidden ('' when it is not): the student's objects define the kit's
+    own functions or main, or call the kit's reference; the graded binary holds a reference.
+    Every file is read from the box with no link followed and examined in the grader's TMPDIR."""
+    bad = []
+    items = [("%s/build/skel/%s.o" % (out, s), "obj") for s in lab.srcs]
+    items.append(("%s/%s" % (out, lab.binary), "bin"))
+    for rel, kind in items:
+        data, why = box.read_file(rel, MAX_OBJECT)
+        if data is None:
+            if kind == "bin":
+                return "the graded binary cannot be read (%s)" % why
+            continue
+        syms = _examined(data, os.path.basename(rel), tmpdir, nm_symbols)
+        if syms is None:
+            if kind == "obj":
+                bad.append("%s is not an object file nm can read" % os.path.basename(rel))
+            continue
+        defined, undefined = syms
+        if kind == "obj":
+            bad += ["defines %s" % s for s in sorted(defined) if _FORBIDDEN_DEF.match(s)]
+            bad += ["calls %s" % s for s in sorted(undefined) if _FORBIDDEN_USE.match(s)]
+        else:
+            ref = sorted(s for s in defined if _FORBIDDEN_USE.match(s))
+            if ref:
+                bad.append("the graded binary holds the kit's reference (%s)" % ", ".join(ref[:3]))
+    if not bad:
+        return ""
+    return "the submission %s (the kit's own functions are off limits)" % "; ".join(bad[:6])
+
+
+def early_start(box, lab, out, tmpdir):
+    """Why the student's timed runs may not be started early and held at their gate while
+    another run is timed ('' when they may): one of its objects runs code of its own before
+    main (premain.py), or cannot be read. Each object is read from the box with no link
+    followed and examined in the grader's TMPDIR."""
+    for s in lab.srcs:
+        data, why = box.read_file("%s/build/skel/%s.o" % (out, s), MAX_OBJECT)
+        if data is None:
+            return "%s.o cannot be read (%s)" % (s, why)
+        why = _examined(data, s + ".o", tmpdir, premain.early_code)
+        if why:
+            return why
+    return ""
+
+
+def _examined(data, name, tmpdir, tool):
+    """TOOL(path) of DATA (a file read from a box) written to a private file NAME in the
+    grader's TMPDIR, removed afterwards."""
+    d = tempfile.mkdtemp(dir=tmpdir)
+    try:
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        return tool(path)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def now_ms():
+    return time.monotonic() * 1000.0

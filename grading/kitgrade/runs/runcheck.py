@@ -1,0 +1,225 @@
+"""The checks of one timed run: its keys, its launch windows, its GPU activity records.
+
+The checks of one timed run (timing.Timer's part that judges a run, not the one that makes
+it): the keys the run asked for against the ones it reports, its launch windows against the
+grader's clock, its GPU activity records (the launches it needs, no copy inside a kernel-span
+launcher, a time the measured ceiling allows), and the outputs of repetitions picked after
+the run, checked with their keys. A check the reference itself breaks is turned off for that
+variant in that grading (ref_check)."""
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from ..base import fsutil
+from ..lab.rubric import vname
+from . import check, cupti
+from .run import signame
+
+_lock = threading.Lock()
+
+
+@dataclass
+class VarCheck:
+    status: str = "ok"
+    reason: str = ""
+    times: List[float] = field(default_factory=list)   # ms per repetition (GPU)
+    self_ms: List[float] = field(default_factory=list)   # the run's own ms per repetition
+    intervals: List[float] = field(default_factory=list)  # ms, a key's answer to the next request
+    x_ms: float = 0.0                                 # the process's CPU or wall ms (shown)
+    checked: List[int] = field(default_factory=list)
+    run_seq: Optional[int] = None                     # the run's entry in the grading's RunLog
+
+
+def _key_int(s):
+    try:
+        return int(s[2:] if s.lower().startswith("0x") else s, 16)
+    except ValueError:
+        return -1
+
+
+class RunChecks:
+    """Mixed into timing.Timer: uses its ctx, stu (the student's Runner) and reps."""
+
+    # ---------------------------------------------------------------- checks
+    def verify(self, run, case, v, check_outputs):
+        """A VarCheck of variant V in RUN."""
+        ctx, vc = self.ctx, VarCheck()
+        n = vname(case.part, v)
+        info = ctx.info.variant(case.part, v)
+        span = info.span if info else ("kernel" if ctx.lab.gpu else "host")
+        d, res = run.descs.get((case.name, v)), run.res
+        vc.x_ms = res.cpu_ms if ctx.clock == "cpu" else res.wall_ms
+        vc.run_seq = getattr(run, "seq", None)
+
+        def bad(st, why):
+            vc.status, vc.reason = st, why
+            return vc
+
+        why = getattr(run, "whys", {}).get((case.name, v), "")
+        if d is None and fsutil.tampered(why):
+            return bad("forbidden", "its timed run put a link where the grader reads its "
+                                    "results, which the grader does not follow (%s)" % why)
+        if d is None or d.status != "ok":
+            if res.breach:
+                return bad(res.breach, "in its timed run: " + self.stu.breach_reason(res.breach))
+            if res.signal:
+                return bad("crash", "crashed in its timed run (%s)" % signame(res.signal))
+            if d is not None and d.status == "error":
+                return bad("runtime-error", "its timed run reported an error (exit %s)" % res.rc)
+            return bad("no-output", "its timed run wrote no account of the variant")
+        if run.srv.broken:
+            return bad("replayed", "its timed run " + run.srv.broken)
+        reps = sorted(d.reps, key=lambda r: r.k)
+        if [r.k for r in reps] != list(range(1, self.reps + 1)):
+            return bad("replayed", "its timed run reported repetitions %s instead of 1..%d" % (
+                ",".join(str(r.k) for r in reps[:8]) or "none", self.reps))
+        asked = sum(1 for (rv, _k) in run.srv.keys if rv == str(v))
+        if asked != self.reps:
+            return bad("replayed", "it asked for %d keys for %d repetitions" % (asked, self.reps))
+        for r in reps:
+            handed = run.srv.keys.get((str(v), r.k))
+            if handed is None or _key_int(handed[0]) != _key_int(r.key):
+                return bad("replayed", "repetition %d ran on content the grader did not hand "
+                                       "out (key %s)" % (r.k, r.key[:16]))
+            nxt = run.srv.next_request_after(str(v), r.k) or run.end_ns
+            asked = next((t for (rv, rk, t) in run.srv.requests if (rv, rk) == (str(v), r.k)),
+                         handed[1])
+            # the key did not exist before it was asked for: the window starts after that
+            if r.l1 < r.l0 or r.l0 < asked - 5e4 or r.l1 > nxt + 5e4:
+                if not self.off(n, "impossible-time"):
+                    return bad("impossible-time", "repetition %d's launch window lies outside "
+                                                  "the time the grader saw it run" % r.k)
+        if res.extra_processes and not self.off(n, "extra-processes"):
+            return bad("extra-processes", "its timed run left %d process%s it did not wait for "
+                                          "(their time is not the variant's)" % (
+                                              res.extra_processes,
+                                              "" if res.extra_processes == 1 else "es"))
+        wins = [run.srv.window(str(v), r.k) if hasattr(run.srv, "window") else None
+                for r in reps]
+        if any(wins) and not all(wins):
+            return bad("impossible-time", "its repetitions did not all say on the key channel "
+                                          "when they ran")
+        if span == "host":
+            # from a key's answer to the next request: the run's own time (in lockstep a
+            # request also waits for the other run's repetition)
+            asks = sorted((t, k) for (rv, k, t) in run.srv.requests if rv == str(v))
+            vc.intervals = [(b - run.srv.keys.get((str(v), k), (None, a))[1]) / 1e6
+                            for (a, k), (b, _k) in zip(asks, asks[1:])]
+            # the grader's own clock between the run's go and done notes; the run's own
+            # windows where the harness writes no notes
+            vc.self_ms = [(w[1] - w[0]) / 1e6 for w in wins] if all(wins) else \
+                [r.kernel_ms for r in reps]
+        else:
+            why = self.gpu_times(run, case, v, info, span, reps, vc)
+            if why:
+                return bad(*why)
+        if check_outputs:
+            why = self.check_reps(run, case, v, reps, vc)
+            if why:
+                return bad(*why)
+        return vc
+
+    def off(self, n, what):
+        return (n, what) in self.ctx.checks_off
+
+    def gpu_times(self, run, case, v, info, span, reps, vc):
+        ctx, n = self.ctx, vname(case.part, v)
+        tr = run.trace
+        if tr is None or not tr.complete:
+            if not self.off(n, "unverified"):
+                return ("unverified", "no complete GPU activity records of its timed run "
+                                      "(the speed cannot be verified)")
+            return None
+        need = info.min_launches if info else 1
+        out = ctx.output_of(case, v)
+        # no kernel of the run between two repetitions' windows (the kit runs none there): a
+        # window that leaves some of the variant's kernels out is not its window
+        for a, b in zip(reps, reps[1:]):
+            hidden = [x for x in tr.records if x.kind == "K" and
+                      a.l1 + cupti.SLACK_NS < x.start < b.l0 - cupti.SLACK_NS]
+            if hidden and not self.off(n, "impossible-time"):
+                return ("impossible-time", "%d kernel%s ran between repetitions %d and %d, "
+                                           "outside its launch windows" % (
+                                               len(hidden), "" if len(hidden) == 1 else "s",
+                                               a.k, b.k))
+        ceil = ctx.ceilings.get(str(self.slot), {}).get(info.ceiling if info else "", 0.0)
+        for r in reps:
+            ks, cs = cupti.in_window(tr, r.l0, r.l1)
+            if len(ks) < need and not self.off(n, "no-kernel"):
+                return ("no-kernel", "repetition %d launched %d kernel%s; the variant needs at "
+                                     "least %d" % (r.k, len(ks), "" if len(ks) == 1 else "s",
+                                                   need))
+            if span == "kernel" and cs and tr.copies_recorded and \
+                    not self.off(n, "copies-in-launcher"):
+                c = cs[0]
+                return ("copies-in-launcher", "repetition %d copied %d bytes (%s) inside its "
+                                              "launcher, whose time must be its kernels alone"
+                        % (r.k, sum(x.bytes for x in cs), c.copy or "a copy"))
+            t = cupti.union_ns(ks) if span == "kernel" else cupti.envelope_ns(ks + cs)
+            if t <= 0:
+                if not self.off(n, "no-kernel"):
+                    return ("no-kernel", "repetition %d ran no GPU work" % r.k)
+                continue
+            if r.kernel_ms * 1e6 + 5000 < 0.5 * cupti.union_ns(ks) and \
+                    not self.off(n, "impossible-time"):
+                return ("impossible-time", "repetition %d reported %.4f ms for kernels the GPU "
+                                           "ran for %.4f ms" % (r.k, r.kernel_ms,
+                                                                cupti.union_ns(ks) / 1e6))
+            if out.bytes and ceil > 0 and out.bytes / t > ceil * ctx.rub.perf_margin and \
+                    not self.off(n, "impossible-time"):
+                return ("impossible-time", "repetition %d moved %.0f bytes in %.4f ms (%.0f GB/s), "
+                                           "above the %.0f GB/s this GPU can copy" % (
+                                               r.k, out.bytes, t / 1e6, out.bytes / t, ceil))
+            vc.times.append(t / 1e6)
+        return None
+
+    def check_reps(self, run, case, v, reps, vc):
+        """The last repetition and others picked now (one on a GPU, two on a CPU), checked
+        with their keys, on the cores of check_cpus (else the timed run's)."""
+        ks = [reps[-1].k]
+        others = [r.k for r in reps[:-1]]
+        # GPU repetitions are each verified by their records: two checked are enough. A CPU
+        # repetition has only its output to show: three a pair, picked after the run, and a
+        # variant has at least two pairs (a run that fakes 3 of its 10 repetitions escapes
+        # six picks about one time in eight). Half of them cost a grading of lab 01 on 16
+        # cores most of its timed minutes (the checker recomputes each one).
+        want = 1 if self.ctx.lab.gpu else 2
+        while others and len(ks) < 1 + want:
+            ks.append(others.pop(secrets.randbelow(len(others))))
+        for k in sorted(ks):
+            r = reps[k - 1]
+            data, why = run.box.read_file("%s/v%d.r%d.bin" % (run.rel[(case.name, v)], v, k),
+                                          self.ctx.max_output(case, v))
+            vc.checked.append(k)
+            if data is None:
+                if fsutil.tampered(why):
+                    return ("forbidden", "the output of repetition %d is a link, which the "
+                                         "grader does not follow (%s)" % (k, why))
+                return ("no-output", "the output of repetition %d cannot be read (%s)" % (k, why))
+            verd = check.compare(self.ctx.checker, case.part, v, _key_int(r.key), case.args,
+                                 data, cache=None, tol=self.ctx.tol(vname(case.part, v)),
+                                 cpus=self.check_cpus if self.check_cpus is not None
+                                 else self.cpus)
+            if verd.status != "pass":
+                return ("replayed", "repetition %d's output is wrong for the content the grader "
+                                    "handed it (%s): a result kept from another input?" % (
+                                        k, verd.detail))
+        return None
+
+    def ref_check(self, run, case, v):
+        """Verify the reference's run; a check the reference itself fails is turned off for
+        that variant (a note says so), as the reference must get full points."""
+        for _ in range(6):
+            vc = self.verify(run, case, v, False)
+            if vc.status in ("ok", "crash", "runtime-error", "no-output", "timeout") or \
+                    vc.status.endswith("-limit"):
+                return vc
+            n = vname(case.part, v)
+            with _lock:
+                if (n, vc.status) not in self.ctx.checks_off:
+                    self.ctx.checks_off.add((n, vc.status))
+                    self.ctx.notes.append("the reference's own timed run of %s breaks the %s "
+                                          "check (%s): that check is off for %s" % (
+                                              n, vc.status, vc.reason, n))
+        return vc
