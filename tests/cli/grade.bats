@@ -202,10 +202,18 @@ json() {
     grep -q 'students; mean' "$GT/out/summary.md"
     grep -q 'students/correct/report.md' "$GT/out/summary.md"
     grep -q '^Where the time went, added over [0-9]* students: building [0-9.]* s, correctness runs [0-9.]* s, waiting for a timed slot [0-9.]* s, timed runs [0-9.]* s' "$GT/out/summary.md"
+    # where the time went: a bar per run on the cores, correctness and timed runs, in the summary
+    grep -q '^Where the time went (plots/occupancy.tsv): span [0-9.]* s; [0-9]* cores, busy [0-9.]* core-s in all' "$GT/out/summary.md"
+    awk -F'\t' 'NR > 1 && $1 ~ /^core [0-9]+$/ && $3 > $2 { k[$4]++ } END { exit !(k["correctness"] && k["timed"]) }' \
+        "$GT/out/plots/occupancy.tsv"
+    grep -qP '^core \d+\t[0-9.]+\t[0-9.]+\ttimed\tcorrect\t' "$GT/out/plots/occupancy.tsv"
     if command -v gnuplot >/dev/null; then
         is_png "$GT/out/plots/scores.png"
         is_png "$GT/out/plots/time_vs_ref.png"
         [ -s "$GT/out/plots/scores.pdf" ]
+        is_png "$GT/out/plots/occupancy.png"
+        [ -s "$GT/out/plots/occupancy.pdf" ]
+        grep -qF '](plots/occupancy.png)' "$GT/out/summary.md"
     fi
     grep -q '^seed: 4242$' "$GT/out/grading.txt"
     grep -q '^sandbox: ' "$GT/out/grading.txt"

@@ -9,6 +9,7 @@ from typing import List
 
 from ..base import fsutil
 from ..base.safetext import cell
+from . import occupancy
 from .report import clean, load, md
 from .score import SEVERITY, grades_row, label
 from .wfreport import grade_columns, summary_lines
@@ -45,7 +46,8 @@ def write_grades(out, recs):
 
 
 def write_plots(out, recs, max_pts, gnuplot, gp_script):
-    """plots/scores.txt, plots/perf.tsv and, with gnuplot, the histogram and time_vs_ref."""
+    """plots/scores.txt, plots/perf.tsv, the occupancy data and, with gnuplot, the histogram,
+    time_vs_ref and the occupancy chart."""
     plots = os.path.join(out, "plots")
     os.makedirs(plots, exist_ok=True)
     fsutil.atomic_write(os.path.join(plots, "scores.txt"),
@@ -62,6 +64,7 @@ def write_plots(out, recs, max_pts, gnuplot, gp_script):
                     cell(r["id"]), names.index(v["variant"]) + 1, v["variant"], t["student_ms"],
                     t["ref_ms"], t["student_ms"] / t["ref_ms"]))
     fsutil.atomic_write(os.path.join(plots, "perf.tsv"), "".join(rows))
+    occupancy.draw(out, gnuplot)
     if not gnuplot or not recs:
         return False
     log = open(os.path.join(plots, "gnuplot.log"), "wb")
@@ -162,10 +165,17 @@ def write_summary(out, recs, g):
             L.append("| %s | %d | %.4f | %.4f | %.4f |" % (md(label(name)), len(xs), min(xs),
                                                           _median(xs), max(xs)))
         L.append("")
+    occ = os.path.join(out, "plots", "occupancy.txt")
+    if os.path.isfile(occ):
+        with open(occ, encoding="utf-8") as f:
+            L.append("Where the time went (plots/occupancy.tsv): %s.\n" % md(
+                f.read().strip().replace("occupancy: ", "", 1)))
     if g["plots"]:
         L.append("![score histogram](plots/scores.png)\n")
         if os.path.isfile(os.path.join(out, "plots", "time_vs_ref.png")):
             L.append("![time against the reference per variant](plots/time_vs_ref.png)\n")
+        if os.path.isfile(os.path.join(out, "plots", "occupancy.png")):
+            L.append("![the GPUs and cores over the grading, a bar per run](plots/occupancy.png)\n")
     else:
         L.append("(no plots: gnuplot is missing)\n")
     L.append("| student | status | points | tests | reason |")

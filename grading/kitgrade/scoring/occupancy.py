@@ -1,7 +1,7 @@
-#!/usr/bin/env python3
-"""occupancy.py - where a grading's time went: OUT/plots/occupancy.png and .pdf.
+"""Where a grading's time went: OUT/plots/occupancy.png and .pdf, drawn from its runs.
 
-  grading/occupancy.py OUT            (the grader runs it at the end of every grading)
+Written at the end of every grading (summary.write_plots); by hand:
+  python3 -c 'import sys; sys.path.insert(0, "grading"); from kitgrade.scoring import occupancy; occupancy.main(["OUT"])'
 
 From the results.json of every student and of the reference (each run's start `at`,
 seconds from the grading's start, its `wall_ms`, and where it ran: `gpu`, `cores`), one
@@ -128,7 +128,9 @@ def gnuplot_script(data, lanes, out_png, out_pdf, span):
          "set output '%s'" % out_pdf.replace("'", ""), "replot"]) + "\n"
 
 
-def draw(out):
+def draw(out, gnuplot=None):
+    """Write OUT/plots/occupancy.tsv and .txt, and with gnuplot (GNUPLOT, else the one on
+    PATH) occupancy.png and .pdf; returns (the line of totals, whether it drew)."""
     plots = os.path.join(out, "plots")
     os.makedirs(plots, exist_ok=True)
     rows = runs_of(out)
@@ -141,7 +143,7 @@ def draw(out):
             f.write("%s\t%.3f\t%.3f\t%s\t%s\t%s\n" % r)
     if not rows:
         return line, False
-    gp = shutil.which("gnuplot")
+    gp = gnuplot or shutil.which("gnuplot")
     if not gp:
         return line + " (no gnuplot: no picture)", False
     lanes = lane_order(rows)
@@ -165,12 +167,8 @@ def draw(out):
 
 def main(argv):
     if len(argv) != 1 or not os.path.isdir(argv[0]):
-        print("usage: grading/occupancy.py OUT (a grading's output folder)", file=sys.stderr)
+        print("usage: occupancy OUT (a grading's output folder)", file=sys.stderr)
         return 2
     line, _ = draw(argv[0])
     print(line)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
