@@ -18,6 +18,8 @@ import shutil
 import subprocess
 import sys
 
+from ..base.safetext import cell
+
 KINDS = ("correctness", "timed")
 
 
@@ -140,7 +142,8 @@ def draw(out, gnuplot=None):
     with open(os.path.join(plots, "occupancy.tsv"), "w", encoding="utf-8") as f:
         f.write("lane\tstart_s\tend_s\tkind\tstudent\trun\n")
         for r in sorted(rows, key=lambda r: (r[0], r[1])):
-            f.write("%s\t%.3f\t%.3f\t%s\t%s\t%s\n" % r)
+            # a spreadsheet opens it: the student's name and the run's are cells
+            f.write("%s\t%.3f\t%.3f\t%s\t%s\t%s\n" % (r[0], r[1], r[2], r[3], cell(r[4]), cell(r[5])))
     if not rows:
         return line, False
     gp = gnuplot or shutil.which("gnuplot")
