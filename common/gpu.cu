@@ -206,6 +206,16 @@ void kit_host_free(void *p, int pinned)
         free(p);
 }
 
+void *kit_pinned_host_alloc(kit_ctx *ctx, size_t bytes)
+{
+    return kit_host_alloc(bytes, kit_arg_given(&ctx->args, "--pinned"));
+}
+
+void kit_pinned_host_free(kit_ctx *ctx, void *p)
+{
+    kit_host_free(p, kit_arg_given(&ctx->args, "--pinned"));
+}
+
 
 /* ------------------------------------------------- the timing protocol */
 /* The GPU side of protocol.c: eight events on the legacy default stream and
