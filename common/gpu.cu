@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu.h"
-#include "harness.h"
+#include "ctx.h"
 #include "timing.h"
 
 extern "C" {
