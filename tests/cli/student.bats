@@ -113,7 +113,7 @@ handout_commands() {
         grep -qx "cuda-lab-kit-student/labs/$n/ref.c" <<<"$list" || { echo "no ref.c in $n"; false; }
         grep -qx "cuda-lab-kit-student/labs/$n/README.md" <<<"$list"
     done
-    run grep -E '/(solutions|tests|rubrics|examples|kitgrade)/|grading/grade$|/grade\.sh$|mkskel\.awk|\.rubric$|/build/|/out/|\.o$|lab[0-9][0-9](-ref)?$' <<<"$list"
+    run grep -E '/(solutions|tests|rubrics|examples|kitgrade)/|grading/grade$|/grade\.sh$|grade-lab\.sh$|new-lab\.sh$|/newlab/|mkskel\.awk|\.rubric$|/build/|/out/|\.o$|lab[0-9][0-9](-ref)?$' <<<"$list"
     [ "$status" -eq 1 ] || { echo "$output"; false; }
     # the student's README and Makefile, not the instructor's
     grep -q 'make presubmit' "$ST/README.md"
