@@ -11,6 +11,8 @@
 #   make compat     every lab built with CUDA 12.4 for sm_70 and up (downloads ~500 MB
 #                   once into .deps/cuda12; not part of make test)
 #   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
+#   make new-lab NN=08 NAME=scale   lay out a new lab (labs/08_scale, its solution, rubric,
+#                   grading example and tests/cli/lab08.bats): a stub that builds and passes
 LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
 
 all: common $(LABS)
@@ -58,10 +60,13 @@ compat:
 dist-student:
 	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LABS)),"$(LABS)")
 
+new-lab:
+	@common/scripts/new-lab.sh "$(NN)" "$(NAME)"
+
 clean:
 	@$(MAKE) --no-print-directory -C common clean
 	@$(MAKE) --no-print-directory -C tests clean
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
 	rm -rf out tests/log
 
-.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table compat dist-student clean
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table compat dist-student new-lab clean

@@ -3,19 +3,12 @@
 #ifndef KIT_DUMP_H
 #define KIT_DUMP_H
 
-#include "harness.h"
+#include "ctx.h"
+#include "handler.h" /* kit_rep_rec, kit_dump_handler */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* One timed repetition, as the run reports it in vV.txt. */
-typedef struct {
-    int k;
-    unsigned long long key;
-    long long l0, l1;            /* launch window, CLOCK_MONOTONIC ns */
-    double kernel_ms, total_ms;
-} kit_rep_rec;
 
 /* ctx->out as DIR/vV.bin (k = 0, the warm-up) or DIR/vV.rK.bin, atomically.
  * 0, or -1 after one line. */

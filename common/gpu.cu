@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu.h"
-#include "harness.h"
+#include "ctx.h"
 #include "timing.h"
 
 extern "C" {
@@ -204,6 +204,16 @@ void kit_host_free(void *p, int pinned)
         cudaFreeHost(p);
     else
         free(p);
+}
+
+void *kit_pinned_host_alloc(kit_ctx *ctx, size_t bytes)
+{
+    return kit_host_alloc(bytes, kit_arg_given(&ctx->args, "--pinned"));
+}
+
+void kit_pinned_host_free(kit_ctx *ctx, void *p)
+{
+    kit_host_free(p, kit_arg_given(&ctx->args, "--pinned"));
 }
 
 

@@ -84,6 +84,11 @@ double kit_gpu_copy_ceiling(size_t bytes, int reps);
 /* Host buffers that are pinned (page-locked) or pageable. */
 void *kit_host_alloc(size_t bytes, int pinned);
 void kit_host_free(void *p, int pinned);
+/* The same as a part's host_alloc/host_free (kit_part_glue): pinned where the
+ * part's --pinned flag was given, pageable otherwise. */
+struct kit_ctx;
+void *kit_pinned_host_alloc(struct kit_ctx *ctx, size_t bytes);
+void kit_pinned_host_free(struct kit_ctx *ctx, void *p);
 
 #ifdef __cplusplus
 }

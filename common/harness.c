@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "handler.h"
 #include "options.h"
 #include "protocol.h"
 #include "results.h"
@@ -77,78 +78,6 @@ static void out_alloc(kit_ctx *ctx, void **mem, size_t *cap)
     ctx->out = b;
 }
 
-/* The reference of variant v for the current content, cached while the
- * content key and the variant's reference class stay the same. */
-typedef struct {
-    kit_buf buf;
-    size_t cap;
-    int valid, v, ref_class;
-    unsigned long long key;
-    double atol;
-} ref_cache;
-
-static int reference(kit_ctx *ctx, int v, ref_cache *rc)
-{
-    if (rc->valid && rc->key == ctx->prob.key &&
-        (rc->v == v || (ctx->od.ref_class && rc->ref_class == ctx->od.ref_class)))
-        return 0;
-    const kit_part_ref *pr = kit_part_reference(&kit_lab_ref, ctx->part->name);
-    if (!pr) {
-        kit_error("the reference of part '%s' is missing from this build", ctx->part->name);
-        return -1;
-    }
-    kit_buf b = {ctx->od.type, ctx->od.w, ctx->od.h, ctx->od.c, ctx->od.planar, NULL};
-    size_t need = kit_buf_bytes(&b);
-    if (need > rc->cap) {
-        free(rc->buf.data);
-        rc->buf.data = kit_malloc(need);
-        rc->cap = need;
-    }
-    b.data = rc->buf.data;
-    rc->buf = b;
-    rc->valid = 0;
-    char err[512];
-    double atol = NAN;
-    if (pr->reference(&ctx->prob, v, &rc->buf, &atol, err, sizeof err)) {
-        kit_error("the reference failed: %s", err);
-        return -1;
-    }
-    rc->valid = 1;
-    rc->key = ctx->prob.key;
-    rc->v = v;
-    rc->ref_class = ctx->od.ref_class;
-    rc->atol = atol;
-    return 0;
-}
-
-/* Compare ctx->out with the reference; 0 pass, 1 fail (cmp filled). */
-static int check_out(kit_ctx *ctx, int v, ref_cache *rc, kit_cmp *cmp)
-{
-    if (reference(ctx, v, rc))
-        return -1;
-    double atol = isnan(rc->atol) ? ctx->od.atol : rc->atol;
-    if (isnan(atol))
-        atol = 0.0;
-    return kit_compare(&rc->buf, &ctx->out, atol, ctx->od.rtol, cmp) ? 1 : 0;
-}
-
-static void print_failure(kit_ctx *ctx, int v, const kit_cmp *cmp, ref_cache *rc, const char *what)
-{
-    printf("%3d %-18s %-16s\n", v, vname(ctx, v), what);
-    kit_cmp_print(stdout, cmp, "      ");
-    if (kit_out_is_picture(ctx->out.h, ctx->out.c)) {
-        char path[4096], err[512];
-        snprintf(path, sizeof path, "%s/lab%s%s%s-v%d-%ldx%ld-diff.png", ctx->opt.diff_dir,
-                 ctx->lab->lab, ctx->part->name[0] ? "-" : "", ctx->part->name, v,
-                 ctx->prob.width, ctx->prob.height);
-        double atol = isnan(rc->atol) ? ctx->od.atol : rc->atol;
-        if (kit_diff_picture(path, &rc->buf, &ctx->out, isnan(atol) ? 0.0 : atol, ctx->od.rtol,
-                             err, sizeof err) == 0)
-            printf("      diff picture: %s\n", path);
-        else
-            kit_error("diff picture not written: %s", err);
-    }
-}
 
 typedef struct {
     int any_wrong, any_err, any_notimpl;
@@ -165,11 +94,83 @@ static void note_status(kit_row *row, outcome *oc, int r)
     }
 }
 
-/* One variant: warm-up, timed repetitions, checks, the row. */
-static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cache *rc,
-                        void **outmem, size_t *outcap, kit_buf *keep, int *keep_v)
+/* Run k of variant v on the content of key, handed to h: KIT_OK and *judged
+ * (0 right or kept, 1 wrong, -1 error), or what the run returned. */
+static int run_handed(kit_ctx *ctx, int v, int k, unsigned long long key, unsigned char poison,
+                      const kit_result_handler *h, void *st, kit_run_times *t, kit_cmp *cmp,
+                      int *judged)
 {
-    const int dump = ctx->opt.dump_dir != NULL, reps = ctx->opt.reps;
+    ctx->part->fresh(&ctx->prob, v, key);
+    ctx->prob.key = key;
+    ctx->poison = poison;
+    kit_poison(&ctx->out, ctx->poison);
+    *judged = 0;
+    if (h->before && h->before(ctx, v, k, st))
+        return KIT_RUNTIME_ERROR;
+    if (k > 0 && kit_ctl_note(ctx, "go", v, k))
+        return KIT_RUNTIME_ERROR;
+    int r = kit_run_once(ctx, v, t);
+    if (r == KIT_OK && k > 0 && kit_ctl_note(ctx, "done", v, k))
+        return KIT_RUNTIME_ERROR;
+    if (r == KIT_OK)
+        *judged = h->result(ctx, v, k, cmp, st);
+    return r;
+}
+
+/* What a judged result that is not right does to the row: the word the
+ * table shows. */
+static const char *judged_fail(kit_row *row, outcome *oc, int judged, int k)
+{
+    if (judged < 0) {
+        oc->any_err = 1;
+        snprintf(row->status, sizeof row->status, "error");
+        return "ERROR";
+    }
+    oc->any_wrong = 1;
+    snprintf(row->status, sizeof row->status, "FAIL");
+    return k == 0 ? "FAIL" : "FAIL (timed run)";
+}
+
+static void fill_times(kit_ctx *ctx, int v, kit_row *row, double *ks, double *ts,
+                       int reps, kit_stats *sk, kit_stats *st)
+{
+    kit_stats_compute(ks, reps, sk);
+    kit_stats_compute(ts, reps, st);
+    row->kernel_ms = sk->mean;
+    row->kernel_ms_std = sk->std;
+    row->kernel_ms_median = sk->median;
+    row->total_ms = st->mean;
+    row->total_ms_std = st->std;
+    row->total_ms_median = st->median;
+    double bytes = ctx->part->bytes ? ctx->part->bytes(&ctx->prob, v) : 0.0;
+    row->gbps = (bytes > 0 && sk->median > 0) ? bytes / (sk->median * 1e6) : NAN;
+}
+
+/* --out: the case's own result, run again and judged like the warm-up; kept
+ * in *keep when it is right (else an earlier variant's picture stays). */
+static void keep_for_out(kit_ctx *ctx, int v, const kit_result_handler *h, void *st,
+                         kit_buf *keep, int *keep_v)
+{
+    kit_run_times t;
+    kit_cmp again;
+    int judged;
+    int r = run_handed(ctx, v, KIT_RUN_FOR_OUT, 0, ctx->poison, h, st, &t, &again, &judged);
+    if (r != KIT_OK || judged != 0)
+        return;
+    free(keep->data);
+    *keep = ctx->out;
+    keep->data = kit_malloc(kit_buf_bytes(&ctx->out));
+    memcpy(keep->data, ctx->out.data, kit_buf_bytes(&ctx->out));
+    *keep_v = v;
+}
+
+/* One variant: warm-up, timed repetitions, each result handed to h (st:
+ * its state), the row. */
+static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc,
+                        const kit_result_handler *h, void *st, void **outmem, size_t *outcap,
+                        kit_buf *keep, int *keep_v)
+{
+    const int reps = ctx->opt.reps;
     char why[256];
     row_init(row, ctx, v);
     row->reps = reps;
@@ -177,7 +178,7 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
         (ctx->glue->supports && !ctx->glue->supports(ctx, v, why, sizeof why))) {
         snprintf(row->status, sizeof row->status, "unsupported");
         ctx->out.data = NULL;
-        if (dump && kit_dump_meta(ctx, v, "unsupported", 0, 0, NULL, 0))
+        if (h->end && h->end(ctx, v, "unsupported", 0, 0, NULL, 0))
             oc->any_err = 1;
         if (!ctx->opt.quiet)
             printf("%3d %-18s %-16s (%s)\n", v, vname(ctx, v), "skipped", why);
@@ -190,37 +191,17 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
     kit_run_times t;
     long long t0 = kit_mono_ns();
     const char *fail = NULL;
-    int n = 0, r;
+    int n = 0, r, judged;
 
-    /* The references are made before the runs they check: a run that writes
-     * into its input cannot change what it is held to. */
-    ctx->part->fresh(&ctx->prob, v, 0);
-    ctx->prob.key = 0;
-    ctx->poison = 0xA5;
-    kit_poison(&ctx->out, ctx->poison);
-    r = !dump && reference(ctx, v, rc) ? KIT_RUNTIME_ERROR : kit_run_once(ctx, v, &t);
-    if (r != KIT_OK) { /* the warm-up, checked */
+    /* the warm-up on the case's own input, then the timed repetitions: fresh
+     * content each, the other poison pattern on the last */
+    r = run_handed(ctx, v, 0, 0, 0xA5, h, st, &t, &cmp, &judged);
+    if (r != KIT_OK) {
         note_status(row, oc, r);
         fail = r == KIT_NOT_IMPLEMENTED ? "not implemented" : "ERROR";
-    } else if (dump) {
-        if (kit_dump_output(ctx, v, 0)) {
-            oc->any_err = 1;
-            snprintf(row->status, sizeof row->status, "error");
-            fail = "ERROR";
-        }
-    } else {
-        int c = check_out(ctx, v, rc, &cmp);
-        if (c < 0) {
-            oc->any_err = 1;
-            snprintf(row->status, sizeof row->status, "error");
-            fail = "ERROR";
-        } else if (c > 0) {
-            oc->any_wrong = 1;
-            snprintf(row->status, sizeof row->status, "FAIL");
-            fail = "FAIL";
-        }
+    } else if (judged) {
+        fail = judged_fail(row, oc, judged, 0);
     }
-    /* timed repetitions: fresh content each, the other poison pattern on the last */
     for (n = 0; !fail && n < reps; n++) {
         unsigned long long key;
         if (kit_rep_key_for(ctx, v, n + 1, &key)) {
@@ -229,16 +210,7 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
             fail = "ERROR";
             break;
         }
-        ctx->part->fresh(&ctx->prob, v, key);
-        ctx->prob.key = key;
-        ctx->poison = (n == reps - 1) ? 0x5A : 0xA5;
-        kit_poison(&ctx->out, ctx->poison);
-        if (!dump && n == reps - 1 && reference(ctx, v, rc))
-            r = KIT_RUNTIME_ERROR;
-        else if (kit_ctl_note(ctx, "go", v, n + 1))
-            r = KIT_RUNTIME_ERROR;
-        else if ((r = kit_run_once(ctx, v, &t)) == KIT_OK && kit_ctl_note(ctx, "done", v, n + 1))
-            r = KIT_RUNTIME_ERROR;
+        r = run_handed(ctx, v, n + 1, key, n == reps - 1 ? 0x5A : 0xA5, h, st, &t, &cmp, &judged);
         if (r != KIT_OK) {
             note_status(row, oc, r);
             fail = r == KIT_NOT_IMPLEMENTED ? "not implemented" : "ERROR";
@@ -247,24 +219,13 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
         ks[n] = t.kernel_ms;
         ts[n] = t.total_ms;
         recs[n] = (kit_rep_rec){n + 1, key, t.l0, t.l1, t.kernel_ms, t.total_ms};
-        if (dump && kit_dump_output(ctx, v, n + 1)) {
-            oc->any_err = 1;
-            snprintf(row->status, sizeof row->status, "error");
-            fail = "ERROR";
+        if (judged) {
+            fail = judged_fail(row, oc, judged, n + 1);
             n++; /* it ran: its rep line stays */
             break;
         }
     }
-    if (!fail && !dump) { /* the last repetition, against the reference of its content */
-        int c = check_out(ctx, v, rc, &cmp);
-        if (c != 0) {
-            oc->any_wrong |= c > 0;
-            oc->any_err |= c < 0;
-            snprintf(row->status, sizeof row->status, c > 0 ? "FAIL" : "error");
-            fail = c > 0 ? "FAIL (timed run)" : "ERROR";
-        }
-    }
-    if (dump && kit_dump_meta(ctx, v, !fail ? "ok" : row->status, t0, kit_mono_ns(), recs, n) &&
+    if (h->end && h->end(ctx, v, !fail ? "ok" : row->status, t0, kit_mono_ns(), recs, n) &&
         !fail) {
         oc->any_err = 1;
         snprintf(row->status, sizeof row->status, "error");
@@ -273,51 +234,27 @@ static void run_variant(kit_ctx *ctx, int v, kit_row *row, outcome *oc, ref_cach
     if (!fail || !strncmp(fail, "FAIL", 4)) {
         row->max_abs_err = cmp.max_abs_err;
         row->max_rel_err = cmp.max_rel_err;
-        row->mismatches = dump ? -1 : (long)cmp.mismatches;
+        row->mismatches = h->judged ? (long)cmp.mismatches : -1;
     }
     if (fail) {
-        if (!strncmp(fail, "FAIL", 4))
-            print_failure(ctx, v, &cmp, rc, fail);
+        if (!strncmp(fail, "FAIL", 4) && h->wrong)
+            h->wrong(ctx, v, &cmp, fail, st);
         else if (!ctx->opt.quiet)
             printf("%3d %-18s %-16s\n", v, vname(ctx, v), fail);
     } else {
-        kit_stats sk, st;
-        kit_stats_compute(ks, reps, &sk);
-        kit_stats_compute(ts, reps, &st);
-        row->kernel_ms = sk.mean;
-        row->kernel_ms_std = sk.std;
-        row->kernel_ms_median = sk.median;
-        row->total_ms = st.mean;
-        row->total_ms_std = st.std;
-        row->total_ms_median = st.median;
-        double bytes = ctx->part->bytes ? ctx->part->bytes(&ctx->prob, v) : 0.0;
-        row->gbps = (bytes > 0 && sk.median > 0) ? bytes / (sk.median * 1e6) : NAN;
-        snprintf(row->status, sizeof row->status, dump ? "done" : "pass");
+        kit_stats sk, stt;
+        fill_times(ctx, v, row, ks, ts, reps, &sk, &stt);
+        snprintf(row->status, sizeof row->status, "%s", h->pass_status);
         if (!ctx->opt.quiet) {
-            const char *res = dump ? "done" : "PASS";
             if (ctx->gpu)
                 printf("%3d %-18s %-16s %12.4f %10.4f %12.4f %10.4f %9.1f\n", v, vname(ctx, v),
-                       res, sk.median, sk.std, st.median, st.std, row->gbps);
+                       h->pass_word, sk.median, sk.std, stt.median, stt.std, row->gbps);
             else
-                printf("%3d %-18s %-16s %12.3f %10.3f %9.2f\n", v, vname(ctx, v), res,
+                printf("%3d %-18s %-16s %12.3f %10.3f %9.2f\n", v, vname(ctx, v), h->pass_word,
                        sk.median, sk.std, row->gbps);
         }
-        if (ctx->opt.out && kit_out_is_picture(ctx->out.h, ctx->out.c)) {
-            /* the case's own result, run again and checked like the warm-up;
-             * when it fails, an earlier variant's picture stays */
-            ctx->part->fresh(&ctx->prob, v, 0);
-            ctx->prob.key = 0;
-            kit_poison(&ctx->out, ctx->poison);
-            kit_cmp again;
-            if ((dump || reference(ctx, v, rc) == 0) && kit_run_once(ctx, v, &t) == KIT_OK &&
-                (dump || check_out(ctx, v, rc, &again) == 0)) {
-                free(keep->data);
-                *keep = ctx->out;
-                keep->data = kit_malloc(kit_buf_bytes(&ctx->out));
-                memcpy(keep->data, ctx->out.data, kit_buf_bytes(&ctx->out));
-                *keep_v = v;
-            }
-        }
+        if (ctx->opt.out && kit_out_is_picture(ctx->out.h, ctx->out.c))
+            keep_for_out(ctx, v, h, st, keep, keep_v);
     }
     fflush(stdout);
     free(ks);
@@ -478,13 +415,14 @@ static int main_once(void *arg, int argc, char **argv)
     print_header(&ctx);
     kit_row *rows = kit_calloc((size_t)(last - first + 1), sizeof *rows);
     outcome oc = {0, 0, 0};
-    ref_cache rcache;
-    memset(&rcache, 0, sizeof rcache);
     void *outmem = NULL;
     size_t outcap = 0;
     kit_buf keep = {0};
     int keep_v = -1;
     int nrows = 0;
+    /* each result to the check (a student's run) or the dump (the grader's) */
+    const kit_result_handler *handler = ctx.opt.dump_dir ? &kit_dump_handler : &kit_check_handler;
+    void *hstate = handler->start ? handler->start() : NULL;
     for (int v = first; v <= last; v++) {
         if (!kit_variant_chosen(&ctx, v))
             continue;
@@ -496,7 +434,8 @@ static int main_once(void *arg, int argc, char **argv)
             oc.any_err = 1;
             break;
         }
-        run_variant(&ctx, v, &rows[nrows++], &oc, &rcache, &outmem, &outcap, &keep, &keep_v);
+        run_variant(&ctx, v, &rows[nrows++], &oc, handler, hstate, &outmem, &outcap, &keep,
+                    &keep_v);
     }
 
     if (ctx.opt.out && keep.data) {
@@ -523,7 +462,8 @@ static int main_once(void *arg, int argc, char **argv)
     }
     free(keep.data);
     free(rows);
-    free(rcache.buf.data);
+    if (handler->finish)
+        handler->finish(hstate);
     if (outmem)
         ctx.glue->host_free ? ctx.glue->host_free(&ctx, outmem) : free(outmem);
     teardown(&ctx, ctx.gpu != NULL);

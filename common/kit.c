@@ -124,3 +124,14 @@ int kit_write_file_atomic(const char *path, const void *data, size_t bytes)
     free(tmp);
     return 0;
 }
+
+int kit_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}

@@ -87,6 +87,10 @@ double kit_rng_uniform(kit_rng *r); /* [0, 1) */
  * the same values. */
 void kit_fill_uniform(double *v, size_t count, unsigned long long s0, size_t first);
 
+/* A whole decimal number lo..hi in s (nothing before or after it): 0 with
+ * *out set, else -1 (*out untouched). */
+int kit_parse_long(const char *s, long lo, long hi, long *out);
+
 /* Write to PATH.tmp then rename, so a reader never sees half a file.
  * Returns 0 or -1 with errno set. */
 int kit_write_file_atomic(const char *path, const void *data, size_t bytes);

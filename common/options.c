@@ -115,17 +115,6 @@ void kit_usage(const kit_lab_desc *lab, const kit_part_spec *only, int gpu, FILE
 
 /* ---------------------------------------------------------------- parsing */
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* The common options of argv (options only), into o: 0, 1 when --help was
  * asked, or -1 with the reason in err. *variant: the text of --variant. */
 static int parse_common(int gpu, int argc, char **argv, kit_opts *o, const char **variant,
@@ -183,7 +172,7 @@ static int parse_common(int gpu, int argc, char **argv, kit_opts *o, const char 
         } else if (!strcmp(name, "--variant")) {
             *variant = val;
         } else if (!strcmp(name, "--reps")) {
-            if (parse_long(val, 1, KIT_MAX_REPS, &v)) {
+            if (kit_parse_long(val, 1, KIT_MAX_REPS, &v)) {
                 kit_set_err(err, errlen, "--reps must be 1..%d, not '%s'", KIT_MAX_REPS, val);
                 return -1;
             }
@@ -207,7 +196,7 @@ static int parse_common(int gpu, int argc, char **argv, kit_opts *o, const char 
         } else if (!strcmp(name, "--save-input")) {
             o->save_input = val;
         } else if (!strcmp(name, "--device")) {
-            if (parse_long(val, 0, 63, &v)) {
+            if (kit_parse_long(val, 0, 63, &v)) {
                 kit_set_err(err, errlen, "--device must be 0..63, not '%s'", val);
                 return -1;
             }
@@ -224,7 +213,7 @@ static int parse_common(int gpu, int argc, char **argv, kit_opts *o, const char 
                 return -1;
             }
             *comma = 0;
-            if (parse_long(buf, 0, 1 << 20, &fi) || parse_long(comma + 1, 0, 1 << 20, &fo)) {
+            if (kit_parse_long(buf, 0, 1 << 20, &fi) || kit_parse_long(comma + 1, 0, 1 << 20, &fo)) {
                 kit_set_err(err, errlen, "--ctl must be IN,OUT (two file descriptors)");
                 return -1;
             }
@@ -262,7 +251,7 @@ int kit_parse_case(const kit_lab_desc *lab, int gpu, int argc, char **argv, kit_
         for (char *save = NULL, *tok = bad ? NULL : strtok_r(buf, ",", &save); tok && !bad;
              tok = strtok_r(NULL, ",", &save), n++) {
             unsigned long long bit;
-            bad = parse_long(tok, lo, hi, &v) != 0;
+            bad = kit_parse_long(tok, lo, hi, &v) != 0;
             bit = bad ? 0 : 1ULL << (v - lo);
             bad = bad || (o->vlist & bit);
             o->vlist |= bit;

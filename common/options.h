@@ -1,10 +1,10 @@
 /* options.h - the command line every lab binary shares: common options
- * (kit_opts, harness.h) and the part's own (spec.h), and --help. */
+ * (kit_opts, ctx.h) and the part's own (spec.h), and --help. */
 #ifndef KIT_OPTIONS_H
 #define KIT_OPTIONS_H
 
 #include <stdio.h>
-#include "harness.h"
+#include "ctx.h"
 
 #ifdef __cplusplus
 extern "C" {

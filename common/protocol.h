@@ -2,7 +2,7 @@
 #ifndef KIT_PROTOCOL_H
 #define KIT_PROTOCOL_H
 
-#include "harness.h"
+#include "ctx.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -34,6 +34,10 @@ void kit_ref_col_pass_f64(const double *src, double *dst, int w, int h, const do
 /* Labs 01 and 02: the float correlation of in's current content, zero
  * outside, clamped to 0..255, into dst (W x H x c floats). */
 void kit_ref_conv_input(const kit_conv_input *in, float *dst);
+/* The same as a part's reference (kit_part_ref): labs 01 and 02 share it
+ * (every variant has the one answer; the spec's tolerance stands). */
+int kit_ref_conv_part(const kit_problem *p, int v, kit_buf *ref, double *atol, char *err,
+                      size_t errlen);
 
 void kit_ref_matvec_f64(const double *A, const double *x, double *y, int m, int n);
 

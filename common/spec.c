@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "spec.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,17 +113,6 @@ const char *kit_arg_str(const kit_args *a, const char *name)
 
 /* ------------------------------------------------------------ parsing */
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_wxh(const char *s, long lo, long hi, int *w, int *h)
 {
     char tmp[64];
@@ -138,7 +126,7 @@ static int parse_wxh(const char *s, long lo, long hi, int *w, int *h)
         return -1;
     *x = 0;
     long a, b;
-    if (parse_long(tmp, lo, hi, &a) || parse_long(x + 1, lo, hi, &b))
+    if (kit_parse_long(tmp, lo, hi, &a) || kit_parse_long(x + 1, lo, hi, &b))
         return -1;
     *w = (int)a;
     *h = (int)b;
@@ -154,7 +142,7 @@ static int assign(struct kit_argval *v, const char *text, char *err, size_t errl
         v->i = 1;
         break;
     case KIT_ARG_INT:
-        if (parse_long(text, d->lo, d->hi, &v->i)) {
+        if (kit_parse_long(text, d->lo, d->hi, &v->i)) {
             kit_set_err(err, errlen, "%s must be %ld..%ld, not '%s'", d->name, d->lo, d->hi, text);
             return -1;
         }

@@ -154,6 +154,10 @@ static inline int kit_out_is_picture(int h, int c)
     return c <= 4 && (h > 1 || c > 1);
 }
 
+/* How many entries a table (a static array, not a pointer) has: a part's
+ * .nvariants = KIT_NELEMS(its variants table), so the count follows the table. */
+#define KIT_NELEMS(table) ((int)(sizeof(table) / sizeof((table)[0])))
+
 typedef struct kit_part_spec {
     const char *name;             /* "" for a lab of one part; else "strip", "batch", ... */
     const char *title;            /* one line for --help */

@@ -4,7 +4,7 @@
 #   common/scripts/dist-student.sh [LABS]      LABS: 01,02 (default: every lab)
 #
 # What it holds: the chosen labs (skeletons, headers, handouts, spec.c and
-# ref.c, the glue, plots; no grade.sh), common/ (the library, its CPU
+# ref.c, the glue, plots; no grade.sh, no grade-lab.sh, no new-lab tools), common/ (the library, its CPU
 # reference, lab.mk, the student's tools), the grader's checker source
 # (grading/check.c: make presubmit judges the public cases with it) and the
 # profiler-metrics tool, with a README and a Makefile of the student's own
@@ -51,6 +51,7 @@ list_files() {
 }
 files=$( {
     list_files common | grep -v -e '^common/scripts/dist-student\.sh$' -e '^common/scripts/gpu-run\.sh$' \
+        -e '^common/scripts/grade-lab\.sh$' -e '^common/scripts/newlab' -e '^common/scripts/new-lab\.sh$' \
         -e '^common/scripts/demo\.sh$' -e '^common/scripts/mkskel\.awk$' -e '^common/scripts/compat\.sh$' \
         -e '^common/student/README\.md$' -e '^common/student/Makefile$'
     # shellcheck disable=SC2086

@@ -49,7 +49,7 @@ static const kit_part_spec parts[] = {{
     .title = "2D convolution with OpenMP and SIMD: RGBA float picture, zero-padded, clamped",
     .opts = opts,
     .first_variant = 0,
-    .nvariants = 6,
+    .nvariants = KIT_NELEMS(variants),
     .variants = variants,
     .help_extra = "tolerance: |got - ref| <= 0.01 + 1e-5 |ref| per channel (laplace5, edge3,\n"
                   "sharpen3 and gauss5 are exact on 8-bit pictures)\n"

@@ -3,7 +3,7 @@
  * the call of the student's launchers; the common harness runs, checks and
  * times them (a variant's timed span is its launcher alone).
  *
- * --pinned: the output's host buffer comes from cudaHostAlloc (host_alloc)
+ * --pinned: the output's host buffer comes from cudaHostAlloc (kit_pinned_host_alloc)
  * and the input's host buffers are page-locked where they are
  * (cudaHostRegister), so both copies run at the bus's speed.
  */
@@ -196,16 +196,6 @@ static void config(kit_ctx *ctx, int v, char *buf, size_t len)
         snprintf(buf, len, "block=%dx%d pinned=%d", bw, bh, kit_arg_set(&ctx->args, "--pinned"));
 }
 
-static void *host_alloc(kit_ctx *ctx, size_t bytes)
-{
-    return kit_host_alloc(bytes, kit_arg_set(&ctx->args, "--pinned"));
-}
-
-static void host_free(kit_ctx *ctx, void *p)
-{
-    kit_host_free(p, kit_arg_set(&ctx->args, "--pinned"));
-}
-
 static void teardown(kit_ctx *ctx)
 {
     lab03_dev *D = ctx->user;
@@ -236,8 +226,8 @@ static const kit_part_glue parts[] = {{
     .launch = launch,
     .download = download,
     .config = config,
-    .host_alloc = host_alloc,
-    .host_free = host_free,
+    .host_alloc = kit_pinned_host_alloc,
+    .host_free = kit_pinned_host_free,
     .teardown = teardown,
 }};
 static const kit_glue glue = {1, parts, &kit_gpu_protocol};

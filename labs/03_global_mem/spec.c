@@ -160,7 +160,7 @@ static const kit_part_spec parts[] = {{
     .title = "2D convolution on the GPU from global memory: RGB bytes, zero border by guards",
     .opts = opts,
     .first_variant = 1,
-    .nvariants = 7,
+    .nvariants = KIT_NELEMS(variants),
     .variants = variants,
     .help_extra =
         "8-bit outputs must equal the CPU reference exactly; v7 (float64) within\n"

@@ -331,16 +331,6 @@ static void sep_config(kit_ctx *ctx, int v, char *buf, size_t len)
         snprintf(buf, len, "block=%dx%d pinned=%d", bw, bh, pinned);
 }
 
-static void *sep_host_alloc(kit_ctx *ctx, size_t bytes)
-{
-    return kit_host_alloc(bytes, kit_arg_set(&ctx->args, "--pinned"));
-}
-
-static void sep_host_free(kit_ctx *ctx, void *p)
-{
-    kit_host_free(p, kit_arg_set(&ctx->args, "--pinned"));
-}
-
 static void sep_teardown(kit_ctx *ctx)
 {
     sep_dev *D = ctx->user;
@@ -375,8 +365,8 @@ static const kit_part_glue parts[] = {
      .launch = sep_launch,
      .download = sep_download,
      .config = sep_config,
-     .host_alloc = sep_host_alloc,
-     .host_free = sep_host_free,
+     .host_alloc = kit_pinned_host_alloc,
+     .host_free = kit_pinned_host_free,
      .teardown = sep_teardown},
 };
 static const kit_glue glue = {2, parts, &kit_gpu_protocol};

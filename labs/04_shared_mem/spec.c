@@ -245,7 +245,7 @@ static const kit_part_spec parts[] = {
         .title = "8-bit RGB through shared memory: the course guide's steps, then the fastest",
         .opts = rgb_opts,
         .first_variant = 1,
-        .nvariants = 6,
+        .nvariants = KIT_NELEMS(rgb_variants),
         .variants = rgb_variants,
         .help_extra = "8-bit results must equal the CPU reference exactly. Filters with 8-bit integer\n"
                       "weights up to radius 2: laplace5, edge3, sharpen3, gauss5, gaussian --radius\n"
@@ -262,7 +262,7 @@ static const kit_part_spec parts[] = {
         .title = "separable filter in double on one plane: shared tiles, constant taps, registers",
         .opts = sep_opts,
         .first_variant = 1,
-        .nvariants = 4,
+        .nvariants = KIT_NELEMS(sep_variants),
         .variants = sep_variants,
         .help_extra = "float64 results within 1e-9 + 1e-12 |ref| (rounding only). --pinned: page-\n"
                       "locked host buffers, faster copies. kernel ms: both passes, the L2 flushed;\n"

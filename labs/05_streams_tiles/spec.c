@@ -485,7 +485,7 @@ static const kit_part_spec parts[] = {
         .title = "a picture larger than the GPU allows: separable double filter in strips of rows",
         .opts = strip_opts,
         .first_variant = 1,
-        .nvariants = 5,
+        .nvariants = KIT_NELEMS(strip_variants),
         .variants = strip_variants,
         .help_extra = "tolerance: |got - ref| <= 1e-9 + 1e-12 |ref|. Each run is timed whole: "
                       "allocations,\ncopies in, kernels, copies out. v1 needs 2 W H doubles of "
@@ -502,7 +502,7 @@ static const kit_part_spec parts[] = {
         .title = "many small pictures: allocations, groups, streams, and decoding on the host",
         .opts = batch_opts,
         .first_variant = 1,
-        .nvariants = 5,
+        .nvariants = KIT_NELEMS(batch_variants),
         .variants = batch_variants,
         .help_extra = "results must equal the CPU's exactly. Each run is timed whole; v5's "
                       "includes decoding\nthe pictures (PNG, from --images or encoded in memory "

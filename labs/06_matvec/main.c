@@ -174,16 +174,6 @@ static void config(kit_ctx *ctx, int v, char *buf, size_t len)
     }
 }
 
-static void *host_alloc(kit_ctx *ctx, size_t bytes)
-{
-    return kit_host_alloc(bytes, kit_arg_given(&ctx->args, "--pinned"));
-}
-
-static void host_free(kit_ctx *ctx, void *p)
-{
-    kit_host_free(p, kit_arg_given(&ctx->args, "--pinned"));
-}
-
 static void teardown(kit_ctx *ctx)
 {
     lab06 *L = ctx->user;
@@ -212,8 +202,8 @@ static const kit_part_glue parts[] = {{.part = "",
                                        .launch = launch,
                                        .download = download,
                                        .config = config,
-                                       .host_alloc = host_alloc,
-                                       .host_free = host_free,
+                                       .host_alloc = kit_pinned_host_alloc,
+                                       .host_free = kit_pinned_host_free,
                                        .teardown = teardown}};
 static const kit_glue glue = {1, parts, &kit_gpu_protocol};
 

@@ -131,7 +131,7 @@ static const kit_part_spec parts[] = {{
     .title = "matrix-vector product y = A x in double on the GPU: cuBLAS, naive, tiled, warp rows",
     .opts = opts,
     .first_variant = 0,
-    .nvariants = 5,
+    .nvariants = KIT_NELEMS(variants),
     .variants = variants,
     .help_extra =
         "A is rows x cols, row-major, entries uniform in [-1, 1). y passes when within\n"

@@ -184,16 +184,6 @@ static void sum_config(kit_ctx *ctx, int v, char *buf, size_t len)
     snprintf(buf, len, "block=%d pinned=%d", SUM_BLOCK, kit_arg_given(&ctx->args, "--pinned"));
 }
 
-static void *sum_host_alloc(kit_ctx *ctx, size_t bytes)
-{
-    return kit_host_alloc(bytes, kit_arg_given(&ctx->args, "--pinned"));
-}
-
-static void sum_host_free(kit_ctx *ctx, void *p)
-{
-    kit_host_free(p, kit_arg_given(&ctx->args, "--pinned"));
-}
-
 static void sum_teardown(kit_ctx *ctx)
 {
     sum_state *S = ctx->user;
@@ -422,7 +412,7 @@ static void tr_teardown(kit_ctx *ctx)
 static const kit_part_glue parts[] = {
     {.part = "sum", .setup = sum_setup, .supports = sum_supports, .prepare = sum_prepare,
      .upload = sum_upload, .launch = sum_launch, .download = sum_download, .config = sum_config,
-     .host_alloc = sum_host_alloc, .host_free = sum_host_free, .teardown = sum_teardown},
+     .host_alloc = kit_pinned_host_alloc, .host_free = kit_pinned_host_free, .teardown = sum_teardown},
     {.part = "soa", .setup = soa_setup, .upload = soa_upload, .launch = soa_launch,
      .download = soa_download, .config = soa_config, .teardown = soa_teardown},
     {.part = "transpose", .setup = tr_setup, .supports = tr_supports, .prepare = tr_prepare,

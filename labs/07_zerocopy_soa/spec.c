@@ -356,7 +356,7 @@ static const kit_part_spec parts[] = {
      .title = "c = a + b with the vectors in device, zero-copy (mapped), managed memory",
      .opts = sum_opts,
      .first_variant = 1,
-     .nvariants = 4,
+     .nvariants = KIT_NELEMS(sum_variants),
      .variants = sum_variants,
      .help_extra = "exact (one float addition). Every variant is timed from the first byte in to the\n"
                    "last byte out (total ms); kernel ms is the launcher alone, which for v2-v4\n"
@@ -370,7 +370,7 @@ static const kit_part_spec parts[] = {
      .title = "an RGB float picture as an array of structs and as a struct of arrays",
      .opts = soa_opts,
      .first_variant = 1,
-     .nvariants = 4,
+     .nvariants = KIT_NELEMS(soa_variants),
      .variants = soa_variants,
      .help_extra = "rescale within 1e-4 + 1e-6 |ref| (v * max / 255 in float); delete exact.\n"
                    "v1, v3: interleaved pixels; v2, v4: three planes. Kernel time, copies outside.",
@@ -383,7 +383,7 @@ static const kit_part_spec parts[] = {
      .title = "out = in^T for a float matrix: naive, shared tiles, 16-byte tiles",
      .opts = tr_opts,
      .first_variant = 1,
-     .nvariants = 5,
+     .nvariants = KIT_NELEMS(tr_variants),
      .variants = tr_variants,
      .help_extra = "exact. GB/s counts every float read once and written once; compare with the\n"
                    "copy ceiling of the TSV's provenance lines. v5 tiles: 64x64 128x32 32x128\n"

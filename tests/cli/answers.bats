@@ -4,11 +4,8 @@
 # is for the student: no history of how the kit was made.
 load helpers
 
-# the labs, found (a lab is a folder of labs/ with a Makefile)
-labs() {
-    local d
-    for d in "$KIT_ROOT"/labs/*/; do [ -f "$d/Makefile" ] && basename "$d"; done
-}
+# the labs, found (helpers.bash: a folder labs/NN_NAME with a Makefile)
+labs() { kit_labs; }
 
 # questions README: the numbers of the numbered items of its "## Questions" section
 questions() {

@@ -426,7 +426,7 @@ EOF
     # every drawn size within its range; the small case below the 5x5 filter
     sz=$(awk -F'\t' '$2 == "small" { split($4, f, " "); print f[2] }' <<<"$a")
     [[ $sz =~ ^[2-4]x[2-4]$ ]]
-    for l in 01 02 03 06 07; do "$G" --lab $l --print-cases --seed 1 >/dev/null; done
+    for l in $(kit_labs); do "$G" --lab "${l%%_*}" --print-cases --seed 1 >/dev/null; done
     grep -q $'^case\tone\t1,2,3,4\t--rows 1 --cols 1 --seed' <("$G" --lab 06 --print-cases --seed 1)
     run "$G" --lab 01 --print-cases --seed 11 --quick
     [[ "$output" == *"--size 320x240"* ]]
@@ -501,11 +501,30 @@ EOF
     run "$G" --lab 01 --submissions /tmp --out "$BATS_TEST_TMPDIR/o" --print-cases
     [ "$status" -eq 2 ]
     [[ "$output" == *"--print-cases needs --seed"* ]]
-    for l in 01 02 03 06; do
-        run "$KIT_ROOT/labs/${l}_"*/grade.sh --help
+    local n=0 gs
+    for gs in "$KIT_ROOT"/labs/[0-9][0-9]_*/grade.sh; do
+        run "$gs" --help
         [ "$status" -eq 0 ]
         [[ "$output" == *"--submissions DIR"* ]]
+        n=$((n + 1))
     done
+    [ "$n" -ge 1 ]
+    # one script for every lab: the wrappers are the same file, and the lab
+    # comes from the folder's name
+    [ "$(cat "$KIT_ROOT"/labs/[0-9][0-9]_*/grade.sh | sort | uniq -c | awk '$1 != '"$n"'' | wc -l)" -eq 0 ]
+    local k="$BATS_TEST_TMPDIR/kit"
+    mkdir -p "$k/labs/notalab" "$k/labs/42_answer" "$k/common" "$k/grading"
+    cp -r "$KIT_ROOT/common/scripts" "$k/common/"
+    cp "$KIT_ROOT/labs/01_cpu_conv/grade.sh" "$k/labs/notalab/"
+    cp "$KIT_ROOT/labs/01_cpu_conv/grade.sh" "$k/labs/42_answer/"
+    printf '#!/bin/sh\necho "grader: $*"\n' >"$k/grading/grade"
+    chmod +x "$k/grading/grade"
+    run "$k/labs/42_answer/grade.sh" --submissions "sub dir" --jobs 2
+    [ "$status" -eq 0 ]
+    [ "$output" = "grader: --lab 42 --submissions sub dir --jobs 2" ]
+    run "$k/labs/notalab/grade.sh" --help
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"not a lab folder"* ]]
 }
 
 @test "the student tarball holds no grader, rubric, hidden case or example" {

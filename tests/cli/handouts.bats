@@ -5,7 +5,7 @@
 # kit.
 load helpers
 
-LABS_HERE="01_cpu_conv 02_omp_sse 03_global_mem 04_shared_mem 05_streams_tiles 06_matvec 07_zerocopy_soa"
+LABS_HERE=$(kit_labs)
 
 # the student-facing files of a lab, its sources and scripts in subfolders
 # too (lab 04's scripts/ and bench/), build outputs left out

@@ -3,6 +3,16 @@ KIT_ROOT="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 export KIT_ROOT
 L01="$KIT_ROOT/labs/01_cpu_conv"
 
+# kit_labs [ROOT]: the labs of a kit (default this one), found, not typed: the
+# folders labs/NN_NAME with a Makefile, in order (01_cpu_conv ...)
+kit_labs() {
+    local d
+    for d in "${1:-$KIT_ROOT}"/labs/[0-9][0-9]_*/; do
+        [ -f "$d/Makefile" ] && basename "$d"
+    done
+    return 0
+}
+
 # one_line_error: stderr of the last `run` had exactly one line before any usage
 is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; }
 

@@ -928,7 +928,7 @@ static void test_protocol_spans(void **state)
         {"t", "total span", KIT_SPAN_TOTAL, KIT_CEIL_PCIE, 1, 0},
     };
     static const kit_part_spec ps = {
-        .name = "", .first_variant = 1, .nvariants = 2, .variants = vd};
+        .name = "", .first_variant = 1, .nvariants = KIT_NELEMS(vd), .variants = vd};
     static const kit_gpu_ops ops = {g_init, g_mark, g_wait, g_elapsed, g_flush, NULL, NULL, NULL};
     static const kit_part_glue gl = {.part = "", .upload = p_upload, .launch = p_launch,
                                      .download = p_download};

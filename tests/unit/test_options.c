@@ -51,20 +51,21 @@ static const kit_optdesc other_opts[] = {
     {"--count", KIT_ARG_INT, KIT_ARG_INPUT, "N", "how many", "4", 1, 100}, KIT_OPTD_END};
 
 static const kit_part_spec all_parts[] = {
-    {.name = "", .title = "every option", .opts = all_opts, .first_variant = 1, .nvariants = 3,
-     .variants = three, .help_extra = "extra help line for lab 98"}};
+    {.name = "", .title = "every option", .opts = all_opts, .first_variant = 1,
+     .nvariants = KIT_NELEMS(three), .variants = three,
+     .help_extra = "extra help line for lab 98"}};
 static const kit_lab_desc lab_all = {"98", "parser test lab, every option", 1, 1, all_parts};
 
 static const kit_part_spec min_parts[] = {
-    {.name = "", .title = "--size only", .opts = min_opts, .first_variant = 0, .nvariants = 3,
-     .variants = three}};
+    {.name = "", .title = "--size only", .opts = min_opts, .first_variant = 0,
+     .nvariants = KIT_NELEMS(three), .variants = three}};
 static const kit_lab_desc lab_min = {"97", "parser test lab, --size only", 0, 1, min_parts};
 
 static const kit_part_spec two_parts[] = {
-    {.name = "pics", .title = "pictures", .opts = min_opts, .first_variant = 1, .nvariants = 3,
-     .variants = three},
+    {.name = "pics", .title = "pictures", .opts = min_opts, .first_variant = 1,
+     .nvariants = KIT_NELEMS(three), .variants = three},
     {.name = "nums", .title = "numbers", .opts = other_opts, .first_variant = 1, .nvariants = 2,
-     .variants = three}};
+     .variants = three}}; /* two of the table's three, on purpose */
 static const kit_lab_desc lab_two = {"96", "parser test lab, two parts", 0, 2, two_parts};
 
 static kit_opts o;

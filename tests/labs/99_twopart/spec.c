@@ -131,11 +131,11 @@ static void invert_release(kit_problem *p)
 
 static const kit_part_spec parts[] = {
     {.name = "scale", .title = "y = 2.5 x on doubles", .opts = scale_opts, .first_variant = 1,
-     .nvariants = 2, .variants = scale_variants, .make = scale_make, .fresh = scale_fresh,
-     .output = scale_output, .bytes = scale_bytes, .release = scale_release},
+     .nvariants = KIT_NELEMS(scale_variants), .variants = scale_variants, .make = scale_make,
+     .fresh = scale_fresh, .output = scale_output, .bytes = scale_bytes, .release = scale_release},
     {.name = "invert", .title = "the negative of a grey picture", .opts = invert_opts,
-     .first_variant = 1, .nvariants = 2, .variants = invert_variants, .make = invert_make,
-     .fresh = invert_fresh, .output = invert_output, .bytes = invert_bytes,
+     .first_variant = 1, .nvariants = KIT_NELEMS(invert_variants), .variants = invert_variants,
+     .make = invert_make, .fresh = invert_fresh, .output = invert_output, .bytes = invert_bytes,
      .release = invert_release},
 };
 
