@@ -12,6 +12,7 @@ import os
 import stat
 from typing import List, Optional, Sequence
 
+from ..base.fsutil import remove_at as _remove_at
 from .procfs import _read_or, parse_mountinfo
 
 
@@ -76,27 +77,6 @@ def _why(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def _remove_at(dfd: int, name: str) -> None:
-    """Remove name (a file, link, or folder and all it holds) inside the folder open as dfd,
-    following no link; one descriptor per level of depth."""
-    try:
-        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
-    except FileNotFoundError:
-        return
-    if not stat.S_ISDIR(st.st_mode):
-        os.unlink(name, dir_fd=dfd)
-        return
-    try:
-        cfd = os.open(name, _DIR, dir_fd=dfd)
-    except PermissionError:  # the grader's own user, a folder its run made unreadable
-        os.chmod(name, 0o700, dir_fd=dfd)  # just seen to be a folder, and nothing of the run lives on
-        cfd = os.open(name, _DIR, dir_fd=dfd)
-    try:
-        for entry in os.listdir(cfd):
-            _remove_at(cfd, entry)
-    finally:
-        os.close(cfd)
-    os.rmdir(name, dir_fd=dfd)
 
 
 def _usage_at(dfd: int) -> int:

@@ -43,10 +43,10 @@ import csv
 import io
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from ..base import fsutil
 from ..base.safetext import cell
 from .roster import Roster, Student
 
@@ -67,20 +67,7 @@ class Export:
     skipped: List[str] = field(default_factory=list)
 
     def write(self, path) -> None:
-        path = os.fspath(path)
-        d = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".export-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-                f.write(self.text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        fsutil.atomic_write(os.fspath(path), self.text)
 
 
 def _num(x: float) -> str:
