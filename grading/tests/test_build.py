@@ -2,11 +2,15 @@
 the student's files put in with no link followed, compiler errors with their quotes, and the
 forbidden-symbol check on real objects."""
 import os
+import shutil
 import subprocess
 import unittest
 
 import util
-from kitgrade.lab import build
+from kitgrade.lab import build, devstatic
+
+NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK)
+                                else None)
 
 
 
@@ -145,6 +149,64 @@ class Forbidden(util.TempCase):
             binary = "lab99"
         self.assertIn("not an object file", build.forbidden(box, Lab, "out", self.tmp))
         self.assertIn("cannot be read", build.forbidden(util.DictBox({}), Lab, "out", self.tmp))
+
+
+
+@unittest.skipIf(NVCC is None, "no nvcc")
+class StaticDevice(util.TempCase):
+    """__device__ variables are device memory no allocation makes: a large one is refused at
+    build time, read from the cubins in the object (nvcc's own count, ptxas' "bytes gmem",
+    agrees: 64 MiB + 72,000 bytes here)."""
+
+    def nvcc_object(self, name, src):
+        cu = os.path.join(self.tmp, name + ".cu")
+        with open(cu, "w") as f:
+            f.write(src)
+        o = cu + ".o"
+        subprocess.run([NVCC, "-c", "-O2", "-gencode", "arch=compute_90,code=sm_90",
+                        "-gencode", "arch=compute_80,code=[sm_80,compute_80]", cu, "-o", o], check=True)
+        return util.read(o, "rb")
+
+    def forbidden(self, obj):
+        box = util.DictBox({"out/build/skel/strip.cu.o": obj, "out/lab99": b"#!/bin/sh\n"})
+
+        class Lab:
+            srcs = ["strip.cu"]
+            binary = "lab99"
+        return build.forbidden(box, Lab, "out", self.tmp)
+
+    def test_large_static_device_storage_is_refused(self):
+        obj = self.nvcc_object("big", "__device__ char stash[64 << 20];\n"
+                               "static __device__ double rows[9000];\n"
+                               "__global__ void k(float *o) { o[0] = stash[threadIdx.x] + rows[1]; }\n")
+        self.assertEqual(devstatic.static_device_bytes(obj), (64 << 20) + 72000)
+        why = self.forbidden(obj)
+        self.assertIn("strip.cu declares %d bytes of __device__ variables" % ((64 << 20) + 72000), why)
+        self.assertIn("cudaMalloc", why)
+        self.assertNotIn("kit's own functions", why)
+
+    def test_small_tables_and_constant_memory_are_allowed(self):
+        obj = self.nvcc_object("small", "__device__ float table[1024];\n__constant__ float taps[8192];\n"
+                               "__global__ void k(float *o) { o[0] = table[threadIdx.x] + taps[1]; }\n")
+        self.assertEqual(devstatic.static_device_bytes(obj), 4096)
+        self.assertEqual(self.forbidden(obj), "")
+
+    def test_unreadable_device_code_is_refused(self):
+        obj = bytearray(self.nvcc_object("plain", "__global__ void k(float *o) { o[0] = 1; }\n"))
+        self.assertEqual(devstatic.static_device_bytes(bytes(obj)), 0)
+        # every cubin in it made unreadable (as a compressed one would be)
+        at = obj.find(b"\x7fELF", 4)
+        while at >= 0:
+            obj[at:at + 4] = b"\x7fXLF"
+            at = obj.find(b"\x7fELF", at + 4)
+        with self.assertRaises(devstatic.Unreadable):
+            devstatic.static_device_bytes(bytes(obj))
+        self.assertIn("strip.cu: its device code holds no cubin the grader can read",
+                      self.forbidden(bytes(obj)))
+
+    def test_an_object_without_device_code_has_none(self):
+        self.assertEqual(devstatic.static_device_bytes(gcc_object(os.path.join(self.tmp, "c.o"),
+                                                                  "int f(void) { return 1; }\n")), 0)
 
 
 if __name__ == "__main__":

@@ -23,10 +23,13 @@ from typing import List
 
 from ..base import fsutil
 from ..base.safetext import clean, one_line
-from . import premain
+from . import devstatic, premain
 
 MAX_SOURCE = 4 << 20           # a student file larger than this is not used
 MAX_OBJECT = 256 << 20
+# static __device__ storage an object may hold: device memory no allocation call makes (and
+# no budget sees) is for small tables; anything larger comes from cudaMalloc
+MAX_STATIC_DEVICE = 64 << 10
 # what a student's object may not define: the kit's own functions, main, the injection
 # library's entry, and the clocks, CUDA calls, I/O and memory functions the harness times and
 # dumps with (a definition of its own would stand in for them, linked before the libraries)
@@ -331,8 +334,9 @@ def nm_symbols(path):
 def forbidden(box, lab, out, tmpdir):
     """Why the build is forbidden ('' when it is not): the student's objects define the kit's
     own functions or main, or call the kit's reference; the graded binary holds a reference.
+    Its objects may hold no more than a small table of static __device__ storage.
     Every file is read from the box with no link followed and examined in the grader's TMPDIR."""
-    bad = []
+    bad, dev = [], []
     items = [("%s/build/skel/%s.o" % (out, s), "obj") for s in lab.srcs]
     items.append(("%s/%s" % (out, lab.binary), "bin"))
     for rel, kind in items:
@@ -350,13 +354,29 @@ def forbidden(box, lab, out, tmpdir):
         if kind == "obj":
             bad += ["defines %s" % s for s in sorted(defined) if _FORBIDDEN_DEF.match(s)]
             bad += ["calls %s" % s for s in sorted(undefined) if _FORBIDDEN_USE.match(s)]
+            dev += static_device(data, os.path.basename(rel)[:-2])
         else:
             ref = sorted(s for s in defined if _FORBIDDEN_USE.match(s))
             if ref:
                 bad.append("the graded binary holds the kit's reference (%s)" % ", ".join(ref[:3]))
-    if not bad:
-        return ""
-    return "the submission %s (the kit's own functions are off limits)" % "; ".join(bad[:6])
+    why = []
+    if bad:
+        why.append("the submission %s (the kit's own functions are off limits)" % "; ".join(bad[:6]))
+    if dev:
+        why.append("; ".join(dev[:3]))
+    return "; ".join(why)
+
+
+def static_device(data, src):
+    """Why the object of SRC holds too much static __device__ storage ([] when it does not)."""
+    try:
+        n = devstatic.static_device_bytes(data)
+    except devstatic.Unreadable as e:
+        return ["%s: %s" % (src, e)]
+    if n > MAX_STATIC_DEVICE:
+        return ["%s declares %d bytes of __device__ variables (at most %d: larger device "
+                "memory is taken with cudaMalloc, which the lab counts)" % (src, n, MAX_STATIC_DEVICE)]
+    return []
 
 
 def early_start(box, lab, out, tmpdir):
