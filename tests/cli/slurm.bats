@@ -49,7 +49,7 @@ setup_file() {
     cp -r "$W/ex1/slow" "$W/class1/s-slow2"
     chmod -R a+rX "$W"
     # the local grading the cluster's is compared with: same class, same seed, same options
-    "$G" --lab 01 --submissions "$W/class1" --out "$W/local1" --timeout 3 --seed 4343 \
+    "$G" --lab 01 --submissions "$W/class1" --out "$W/local1" --timeout 8 --seed 4343 \
         --rubric "$RUBRIC" --jobs 2 >"$W/local1.log" 2>&1
     echo $? >"$W/local1.rc"
 }
@@ -121,7 +121,7 @@ wait_round() {
     need_cluster
     [ "$(cat "$W/local1.rc")" -eq 0 ] || { cat "$W/local1.log"; false; }
     out="$W/slurm1"
-    cmd=("$G" --lab 01 --submissions "$W/class1" --out "$out" --timeout 3 --seed 4343
+    cmd=("$G" --lab 01 --submissions "$W/class1" --out "$out" --timeout 8 --seed 4343
          --rubric "$RUBRIC" --jobs 2 --slurm --tasks 3 --partition cpu --slurm-user "$JOBUSER")
     run "${cmd[@]}"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
