@@ -203,7 +203,8 @@ figures: all
 	@rm -rf $(FIGURES_OUT); mkdir -p $(FIGURES_OUT)
 	@set -- $(FIGURES_RUN); while [ $$# -gt 0 ]; do t=$$1; shift; args=""; \
 	  while [ $$# -gt 0 ] && case $$1 in *=*) true ;; *) false ;; esac; do args="$$args $$1"; shift; done; \
-	  $(MAKE) --no-print-directory -s $$t REF=1 OUT=$(FIGURES_OUT) $$args || exit $$?; done
+	  s=$$(date +%s); $(MAKE) --no-print-directory -s $$t REF=1 OUT=$(FIGURES_OUT) $$args || exit $$?; \
+	  echo "figures-step: $$t $$(( $$(date +%s) - s )) s"; done
 	@python3 $(COMMON)/scripts/figures.py collect --lab-dir . --machine "$(MACHINE)" --commit "$(COMMIT)" \
 	  --driver "$(DRIVER)" $(addprefix $(FIGURES_OUT)/,$(FIGURES_FILES))
 figures-table:

@@ -18,20 +18,34 @@ static const char *vname(const kit_ctx *ctx, int v)
     return kit_spec_variant(ctx->part, v)->name;
 }
 
-/* The reference of variant v for the current content, cached while the
- * content key and the variant's reference class stay the same. */
+/* The references of the warm-up's content (the same for every variant) and of
+ * the last content made, each kept while its content key and the variant's
+ * reference class stay the same: a process that runs several variants makes
+ * the warm-up's reference once, not once per variant. */
 typedef struct {
     kit_buf buf;
     size_t cap;
     int valid, v, ref_class;
     unsigned long long key;
     double atol;
+} ref_slot;
+
+typedef struct {
+    ref_slot slot[2]; /* [0] key 0 (the warm-up's), [1] any other */
+    ref_slot *cur;    /* the one the last check used */
 } ref_cache;
+
+static int slot_holds(const kit_ctx *ctx, const ref_slot *s, int v)
+{
+    return s->valid && s->key == ctx->prob.key &&
+           (s->v == v || (ctx->od.ref_class && s->ref_class == ctx->od.ref_class));
+}
 
 static int reference(kit_ctx *ctx, int v, ref_cache *rc)
 {
-    if (rc->valid && rc->key == ctx->prob.key &&
-        (rc->v == v || (ctx->od.ref_class && rc->ref_class == ctx->od.ref_class)))
+    ref_slot *s = &rc->slot[ctx->prob.key == 0 ? 0 : 1];
+    rc->cur = s;
+    if (slot_holds(ctx, s, v))
         return 0;
     const kit_part_ref *pr = kit_part_reference(&kit_lab_ref, ctx->part->name);
     if (!pr) {
@@ -40,25 +54,25 @@ static int reference(kit_ctx *ctx, int v, ref_cache *rc)
     }
     kit_buf b = {ctx->od.type, ctx->od.w, ctx->od.h, ctx->od.c, ctx->od.planar, NULL};
     size_t need = kit_buf_bytes(&b);
-    if (need > rc->cap) {
-        free(rc->buf.data);
-        rc->buf.data = kit_malloc(need);
-        rc->cap = need;
+    if (need > s->cap) {
+        free(s->buf.data);
+        s->buf.data = kit_malloc(need);
+        s->cap = need;
     }
-    b.data = rc->buf.data;
-    rc->buf = b;
-    rc->valid = 0;
+    b.data = s->buf.data;
+    s->buf = b;
+    s->valid = 0;
     char err[512];
     double atol = NAN;
-    if (pr->reference(&ctx->prob, v, &rc->buf, &atol, err, sizeof err)) {
+    if (pr->reference(&ctx->prob, v, &s->buf, &atol, err, sizeof err)) {
         kit_error("the reference failed: %s", err);
         return -1;
     }
-    rc->valid = 1;
-    rc->key = ctx->prob.key;
-    rc->v = v;
-    rc->ref_class = ctx->od.ref_class;
-    rc->atol = atol;
+    s->valid = 1;
+    s->key = ctx->prob.key;
+    s->v = v;
+    s->ref_class = ctx->od.ref_class;
+    s->atol = atol;
     return 0;
 }
 
@@ -67,10 +81,11 @@ static int check_out(kit_ctx *ctx, int v, ref_cache *rc, kit_cmp *cmp)
 {
     if (reference(ctx, v, rc))
         return -1;
-    double atol = isnan(rc->atol) ? ctx->od.atol : rc->atol;
+    ref_slot *s = rc->cur;
+    double atol = isnan(s->atol) ? ctx->od.atol : s->atol;
     if (isnan(atol))
         atol = 0.0;
-    return kit_compare(&rc->buf, &ctx->out, atol, ctx->od.rtol, cmp) ? 1 : 0;
+    return kit_compare(&s->buf, &ctx->out, atol, ctx->od.rtol, cmp) ? 1 : 0;
 }
 
 static void print_failure(kit_ctx *ctx, int v, const kit_cmp *cmp, ref_cache *rc, const char *what)
@@ -82,8 +97,9 @@ static void print_failure(kit_ctx *ctx, int v, const kit_cmp *cmp, ref_cache *rc
         snprintf(path, sizeof path, "%s/lab%s%s%s-v%d-%ldx%ld-diff.png", ctx->opt.diff_dir,
                  ctx->lab->lab, ctx->part->name[0] ? "-" : "", ctx->part->name, v,
                  ctx->prob.width, ctx->prob.height);
-        double atol = isnan(rc->atol) ? ctx->od.atol : rc->atol;
-        if (kit_diff_picture(path, &rc->buf, &ctx->out, isnan(atol) ? 0.0 : atol, ctx->od.rtol,
+        const ref_slot *s = rc->cur;
+        double atol = isnan(s->atol) ? ctx->od.atol : s->atol;
+        if (kit_diff_picture(path, &s->buf, &ctx->out, isnan(atol) ? 0.0 : atol, ctx->od.rtol,
                              err, sizeof err) == 0)
             printf("      diff picture: %s\n", path);
         else
@@ -123,7 +139,8 @@ static void check_finish(void *st)
 {
     ref_cache *rc = st;
     if (rc)
-        free(rc->buf.data);
+        for (int i = 0; i < 2; i++)
+            free(rc->slot[i].buf.data);
     free(rc);
 }
 

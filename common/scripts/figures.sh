@@ -6,6 +6,7 @@
 #
 #   common/scripts/figures.sh [NN ...]      only those labs (e.g. 03 04)
 #   KIT_FIGURES_FORCE=1                       measure even the labs that are up to date
+#   KIT_FIGURES_TIMEOUT=S                     stop a lab's measuring after S seconds (failed)
 #
 # A lab whose figures for this machine were measured at a commit since which
 # nothing it runs has changed (its sources but the handout and the figures, its
@@ -62,8 +63,12 @@ for d in labs/*/; do
     t0=$SECONDS
     mkdir -p "$root/out/figures"
     log="$root/out/figures/$lab.log"
-    if make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" >"$log" 2>&1; then
-        echo "ok ($((SECONDS - t0)) s)"
+    limit=()
+    [ -n "${KIT_FIGURES_TIMEOUT:-}" ] && limit=(timeout -k 5 "$KIT_FIGURES_TIMEOUT")
+    if "${limit[@]}" make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" >"$log" 2>&1; then
+        # the seconds each measuring target took (lab.mk's figures-step lines)
+        steps=$(sed -n 's/^figures-step: \([a-z0-9_-]*\) \([0-9]*\) s$/\1 \2/p' "$log" | paste -sd, | sed 's/,/, /g')
+        echo "ok ($((SECONDS - t0)) s${steps:+: $steps})"
     else
         echo "FAILED ($((SECONDS - t0)) s), see out/figures/$lab.log:"
         tail -n 8 "$log" | sed 's/^/    /'
