@@ -18,7 +18,10 @@
 # `common/scripts/setup.sh --local` where there is one and carry .deps/ along
 # (it holds gnuplot too). Logs and TSVs go to $KIT_GPU_OUT (default out/gpu);
 # with $OUT set (a folder to hand back), a tarball of them, the figures and the
-# demo's index is written there as well.
+# demo's index is written there as well. KIT_GPU_DEADLINE=S: every step ends
+# S seconds after the start (a step still running is stopped and counted as
+# failed; a later one is not begun), so that what ran comes back from a call
+# with a time limit.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
@@ -31,13 +34,28 @@ gpu_labs=$(for d in labs/*/; do grep -q '^GPU *:= *1' "$d/Makefile" 2>/dev/null 
 all_labs=$(for d in labs/*/; do [ -f "$d/Makefile" ] && echo "${d%/}"; done)
 summary=()
 failed=0
+deadline=${KIT_GPU_DEADLINE:-0}
+# limit: the timeout command that ends a step at the deadline (none without one)
+limit() {
+    [ "$deadline" -gt 0 ] || return 0
+    echo timeout -k 5 $((deadline - SECONDS))
+}
+# time_left NAME: there is time to begin step NAME (said and counted when not)
+time_left() {
+    [ "$deadline" -gt 0 ] && [ $((deadline - SECONDS)) -lt 10 ] || return 0
+    summary+=("$(printf '%-28s not begun: the deadline (%ss) came' "$1" "$deadline")")
+    failed=1
+    return 1
+}
 
 # run NAME CMD...: run a step, keep its log, note its status and duration
 run() {
     local name=$1; shift
     local t0=$SECONDS
+    time_left "$name" || return 1
     echo "== $name: $*"
-    "$@" >"$dest/$name.log" 2>&1
+    # shellcheck disable=SC2046
+    $(limit) "$@" >"$dest/$name.log" 2>&1
     local rc=$?
     [ "$rc" -eq 0 ] || failed=1
     tail -n 25 "$dest/$name.log"
@@ -66,7 +84,9 @@ for step in $steps; do
         for f in tests/gpu/*.bats; do
             n=$(basename "$f" .bats)
             picked "$only" "$n" || continue
-            bats --tap "$f" >"$dest/tests-$n.log" 2>&1 &
+            time_left "tests-$n" || continue
+            # shellcheck disable=SC2046
+            $(limit) bats --tap --timing "$f" >"$dest/tests-$n.log" 2>&1 &
             pids+=($!) names+=("$n")
         done
         echo "== tests: ${names[*]} (in parallel)"
@@ -74,8 +94,10 @@ for step in $steps; do
             wait "${pids[$i]}"; rc=$?
             n=${names[$i]}
             [ "$rc" -eq 0 ] || failed=1
-            counts=$(awk '/^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
-                 END { printf "%d passed, %d failed, %d skipped", p, f, s }' "$dest/tests-$n.log")
+            counts=$(awk '/^1\.\.[0-9]+/ { split($0, a, "."); plan = a[3] }
+                 /^ok .*# skip/ {s++; next} /^ok / {p++} /^not ok/ {f++}
+                 END { printf "%d passed, %d failed, %d skipped", p, f, s
+                       if (plan > p + f + s) printf ", %d not run", plan - p - f - s }' "$dest/tests-$n.log")
             summary+=("$(printf '%-28s exit %-3s %5ss  (%s)' "tests-$n" "$rc" $((SECONDS - t0)) "$counts")")
             [ "$rc" -eq 0 ] || grep -A 12 '^not ok' "$dest/tests-$n.log" | head -n 40
         done ;;
