@@ -54,3 +54,30 @@ agree() {
     done
     echo "$n"
 }
+
+# queue ARGS...: one more case (one run's own arguments) for run_queued, so
+# that a test's many small runs share one process (--cases) instead of
+# paying a CUDA context each
+queue() {
+    local IFS=$'\t'
+    printf '%s\n' "$*" >>"$BATS_TEST_TMPDIR/cases"
+}
+
+# run_queued BIN ARGS...: every queued case in one process of BIN (ARGS are
+# common to all), then the queue is empty; fails unless every case passed
+# (exit 0), every case ran (one "input ..." line each) and each had a
+# variant that passed
+run_queued() {
+    local f="$BATS_TEST_TMPDIR/cases" n ran passed
+    [ -s "$f" ] || { echo "run_queued: no case queued"; return 1; }
+    n=$(grep -c . "$f")
+    run "$@" --cases "$f"
+    rm -f "$f"
+    ran=$(grep -c '^input ' <<<"$output")
+    passed=$(awk '/^input / { c++ } / PASS / && c && !seen[c]++ { p++ } END { print p + 0 }' <<<"$output")
+    if [ "$status" -ne 0 ] || [ "$ran" -ne "$n" ] || [ "$passed" -ne "$n" ]; then
+        echo "$n cases queued, $ran ran, $passed with a variant that passed, exit $status; the runs that did not pass:"
+        grep -v -E '^ +[0-9]+ .* PASS |^  v name|^lab [0-9]' <<<"$output" | tail -n 60
+        return 1
+    fi
+}

@@ -215,3 +215,17 @@ all_exact() {
     [ "$status" -ne 0 ]
     grep -q '_mm_load_ps(s' "$KIT_ROOT/solutions/02_omp_sse/conv.c"
 }
+
+@test "queue and run_queued (the GPU tests' cases in one process): all pass; a bad case or one fewer run fails" {
+    for s in 8x8 9x3 1x1; do queue --size $s --filter gaussian --radius 2; done
+    run_queued "$REF" --reps 1
+    [ ! -e "$BATS_TEST_TMPDIR/cases" ]
+    queue --size 8x8
+    queue --size 0x3
+    run run_queued "$REF" --reps 1
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"2 cases queued, 1 ran"* ]]
+    run run_queued "$REF" --reps 1
+    [ "$status" -ne 0 ] # nothing queued
+    [[ "$output" == *"no case queued"* ]]
+}

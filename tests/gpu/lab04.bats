@@ -22,43 +22,48 @@ pass() {
 @test "rgb: every variant equals the CPU reference at 1x1, 3x3, 17x13, 2x9, 1023x769" {
     for s in 1x1 3x3 17x13 2x9 1023x769; do
         for f in laplace5 gauss5 edge3 sharpen3 "gaussian --radius 1" "gaussian --radius 2"; do
-            pass --part rgb --size $s --filter $f
+            queue --part rgb --size $s --filter $f
         done
     done
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "rgb: every variant at the guide's 4992x3744 picture and at 4000x3001" {
-    pass --part rgb --size 4992x3744
-    pass --part rgb --size 4000x3001 --filter gauss5
+    queue --part rgb --size 4992x3744
+    queue --part rgb --size 4000x3001 --filter gauss5
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "rgb v4: every padding gives the same bytes (only the speed differs)" {
     for pad in 0 1 5 20 26 64; do
-        pass --part rgb --variant 4 --size 77x45 --pad $pad
-        pass --part rgb --variant 4 --size 33x17 --filter edge3 --pad $pad
+        queue --part rgb --variant 4 --size 77x45 --pad $pad
+        queue --part rgb --variant 4 --size 33x17 --filter edge3 --pad $pad
     done
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "rgb v5: odd block shapes, warps across rows, one thread a block" {
     for b in 32x8 7x5 1x1 64x2 3x17 128x8 32x32 16x16; do
         for s in 1x1 17x13 161x37; do
-            pass --part rgb --variant 5 --size $s --block $b --filter laplace5
+            queue --part rgb --variant 5 --size $s --block $b --filter laplace5
         done
     done
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "rgb v6: every tile, odd blocks, widths around multiples of 16 (fast and byte paths)" {
     for t in 4x4 4x8 8x2 8x4 8x8 16x2 16x4; do
         for b in 32x8 8x4 7x5 1x1 16x16 64x8; do
-            pass --part rgb --variant 6 --size 161x37 --tile $t --block $b
-            pass --part rgb --variant 6 --size 160x9 --tile $t --block $b --filter edge3
+            queue --part rgb --variant 6 --size 161x37 --tile $t --block $b
+            queue --part rgb --variant 6 --size 160x9 --tile $t --block $b --filter edge3
         done
     done
     for w in 1 2 3 4 5 7 8 9 15 16 17 31 32 33 63 64 65 255 256 257 4095 4096; do
         for f in laplace5 sharpen3; do
-            pass --part rgb --variant 6 --size ${w}x11 --filter $f
+            queue --part rgb --variant 6 --size ${w}x11 --filter $f
         done
     done
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "rgb: filters the variants cannot take are refused with exit 2 and one line" {
@@ -78,30 +83,33 @@ pass() {
 @test "sep: every variant at 1x1, 3x3, 17x13, 1023x769 and a large plane" {
     for s in 1x1 3x3 17x13 1023x769; do
         for f in "gaussian --radius 3" gauss5 "box --radius 9" "gaussian --radius 32"; do
-            pass --part sep --size $s --filter $f
+            queue --part sep --size $s --filter $f
         done
     done
-    pass --part sep --size 4096x4096 --radius 32 --pinned
+    queue --part sep --size 4096x4096 --radius 32 --pinned
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "sep: radius larger than a tile (R = 80 on small planes), every variant" {
     for s in 17x13 40x30 100x9 9x100 33x200 200x33; do
         for r in 33 64 80; do
-            pass --part sep --size $s --radius $r
+            queue --part sep --size $s --radius $r
         done
     done
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "sep: odd block shapes and every --per-thread of v4" {
     for b in 32x32 16x16 7x3 32x1 1x1 64x4 3x64; do
-        pass --part sep --size 97x61 --radius 7 --block $b
+        queue --part sep --size 97x61 --radius 7 --block $b
     done
     for n in 4 8 16; do
         for b in 32x8 32x4 16x16 8x2; do
-            pass --part sep --variant 4 --size 333x170 --radius 40 --block $b --per-thread $n
-            pass --part sep --variant 4 --size 70x300 --radius 80 --block $b --per-thread $n
+            queue --part sep --variant 4 --size 333x170 --radius 40 --block $b --per-thread $n
+            queue --part sep --variant 4 --size 70x300 --radius 80 --block $b --per-thread $n
         done
     done
+    run_queued "$REF" --reps 1 --seed 42
 }
 
 @test "the harness's outputs pass the grader's checker, warm-up and every repetition" {

@@ -23,10 +23,17 @@ check() {
     [ "$status" -eq 0 ] || { echo "$s $*: exit $status"; echo "$output"; return 1; }
 }
 
+# qcheck RxC ARGS...: check's case, queued for run_queued (one process)
+qcheck() {
+    local s=$1; shift
+    queue --rows "${s%x*}" --cols "${s#*x}" "$@"
+}
+
 @test "every variant equals the CPU reference at odd sizes" {
     for s in 1x1 1x7919 7919x1 513x1025 2x3 37x23 3x2049 7x257 1x2 64x64; do
-        check $s --seed 42
+        qcheck $s --seed 42
     done
+    run_queued "$REF" --reps 1
 }
 
 @test "every variant passes at the seed's sizes 1000x1000, 3000x5000, 5000x8000, 10000x10000" {
@@ -38,29 +45,32 @@ check() {
 
 @test "v2 and v3 with other tiles: the seed's 512x128, narrow, wide, 1x1, not warp multiples" {
     for t in 512x128 100x7 1024x1 33x200 31x5 1x1 64x512; do
-        check 70x1100 --tile $t --variant 2
-        check 70x1100 --tile $t --variant 3
+        qcheck 70x1100 --tile $t --variant 2
+        qcheck 70x1100 --tile $t --variant 3
     done
-    check 37x23 --tile 1x1
-    check 1x7919 --tile 1024x3
-    check 7919x1 --tile 1x1000
+    qcheck 37x23 --tile 1x1
+    qcheck 1x7919 --tile 1024x3
+    qcheck 7919x1 --tile 1x1000
+    run_queued "$REF" --reps 1
 }
 
 @test "v1 and v4 with other block sizes, pinned buffers, other seeds" {
     for b in 32x1 96x1 1024x1 64x4 128x1; do
-        check 333x2050 --block $b
+        qcheck 333x2050 --block $b
     done
-    check 45x1030 --block 7x5 --variant 1
-    check 513x1025 --pinned
-    for seed in 2 3 99; do check 200x777 --seed $seed; done
+    qcheck 45x1030 --block 7x5 --variant 1
+    qcheck 513x1025 --pinned
+    for seed in 2 3 99; do qcheck 200x777 --seed $seed; done
+    run_queued "$REF" --reps 1
 }
 
 @test "v4 at odd and even widths: double2 and scalar paths, one warp or several per row" {
     for n in 1 2 3 31 32 33 63 64 255 256 257 511 512 513 1023 1024 2047 2048 2049 4097 8192; do
         for b in 256x1 32x1 1024x1; do
-            check 9x$n --variant 4 --block $b
+            qcheck 9x$n --variant 4 --block $b
         done
     done
+    run_queued "$REF" --reps 1
 }
 
 @test "a variant that cannot take the input, chosen explicitly: exit 2 with one line" {

@@ -25,9 +25,10 @@ pass() {
 
 @test "sum: every variant at 1, 7919, 1000003 and 2^22 elements, pageable and pinned" {
     for n in 1 31 7919 1000003 4194304; do
-        pass --part sum --n $n
-        pass --part sum --n $n --pinned
+        queue --part sum --n $n
+        queue --part sum --n $n --pinned
     done
+    run_queued "$REF" --reps 2 --seed 7
 }
 
 @test "sum: the variants' rows say span total; total is never below kernel" {
@@ -50,35 +51,39 @@ pass() {
 }
 
 @test "soa: every variant at 1x1, 1x7919, 33x31, 8191x8193, every plane, max 0 and 254" {
-    pass --part soa --size 1x1
-    pass --part soa --size 1x7919 --plane r --max 0
-    pass --part soa --size 7919x1 --plane b --max 254
-    pass --part soa --size 33x31 --plane g --max 17
-    pass --part soa --size 8191x8193 --plane r
+    queue --part soa --size 1x1
+    queue --part soa --size 1x7919 --plane r --max 0
+    queue --part soa --size 7919x1 --plane b --max 254
+    queue --part soa --size 33x31 --plane g --max 17
+    queue --part soa --size 8191x8193 --plane r
+    run_queued "$REF" --reps 2 --seed 7
 }
 
 @test "transpose: every variant at 1x1, 1x7919, 7919x1, 33x31, 8191x8193" {
     for s in 1x1 2x3 1x7919 7919x1 33x31 8191x8193; do
-        pass --part transpose --size $s
+        queue --part transpose --size $s
     done
+    run_queued "$REF" --reps 2 --seed 7
 }
 
 @test "transpose: other tiles for v1 to v4, at sizes that are not multiples of them" {
     for t in 16x16 8x8 1x1; do
-        pass --part transpose --size 45x77 --tile $t
+        queue --part transpose --size 45x77 --tile $t
     done
     for t in 7x5 32x8 64x16 1024x1; do
-        pass --part transpose --size 45x77 --tile $t --variant 1
-        pass --part transpose --size 45x77 --tile $t --variant 2
+        queue --part transpose --size 45x77 --tile $t --variant 1
+        queue --part transpose --size 45x77 --tile $t --variant 2
     done
+    run_queued "$REF" --reps 2 --seed 7
 }
 
 @test "transpose: v5 with every tile, on its fast path, its edges and odd sizes" {
     for t in 64x64 128x32 32x128 128x64 64x128 64x32 32x64; do
         for s in 256x512 260x132 1024x1024 1028x516 33x31 1x4096 4096x4; do
-            pass --part transpose --variant 5 --tile $t --size $s
+            queue --part transpose --variant 5 --tile $t --size $s
         done
     done
+    run_queued "$REF" --reps 2 --seed 7
 }
 
 @test "transpose --managed runs v1 and v3 on managed memory and skips the others" {
