@@ -7,6 +7,7 @@
 #include "kit.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -14,6 +15,17 @@ static void check_filter_size(const char *who, int size)
 {
     if (size < 1 || size % 2 == 0)
         kit_die(KIT_EXIT_RUNTIME, "%s: filter size %d is not a positive odd number", who, size);
+}
+
+/* The threads a reference may use: 1 by default, as in the grader's
+ * checker, which runs beside timed work; a lab binary's own check sets 0,
+ * every core (the rows are independent, each summed in the same order on
+ * any number of threads, so the result does not change). */
+int kit_ref_threads = 1;
+
+static int ref_threads(void)
+{
+    return kit_ref_threads > 0 ? kit_ref_threads : omp_get_num_procs();
 }
 
 /* One correlation per element type: out(x, y, ch) = sum over the taps that
@@ -27,34 +39,38 @@ static void check_filter_size(const char *who, int size)
     static void NAME(const T *src, OUT_T *dst, int w, int h, int c, int planar,               \
                      const double *f, int size)                                              \
     {                                                                                         \
-        const int r = size / 2, planes = planar ? c : 1;                                     \
+        const int r = size / 2, planes = planar ? c : 1, nt = ref_threads();                 \
         const size_t cc = planar ? 1 : (size_t)c, n = (size_t)w * cc;                        \
-        double *acc = kit_malloc((n ? n : 1) * sizeof *acc);                                  \
-        for (int p = 0; p < planes; p++) {                                                    \
-            const T *in = src + (size_t)p * n * (size_t)h;                                    \
-            OUT_T *out = dst + (size_t)p * n * (size_t)h;                                     \
-            for (int y = 0; y < h; y++) {                                                     \
-                for (size_t k = 0; k < n; k++)                                                \
-                    acc[k] = 0.0;                                                             \
-                for (int i = 0; i < size; i++) {                                              \
-                    const int yy = y + i - r;                                                 \
-                    if (yy < 0 || yy >= h)                                                    \
-                        continue;                                                             \
-                    const T *row = in + (size_t)yy * n;                                       \
-                    for (int j = 0; j < size; j++) {                                          \
-                        const long s = (long)(j - r) * (long)cc;                              \
-                        const size_t k0 = s < 0 ? (size_t)-s : 0;                             \
-                        const size_t k1 = s > 0 ? (n > (size_t)s ? n - (size_t)s : 0) : n;    \
-                        const double fv = f[i * size + j];                                    \
-                        for (size_t k = k0; k < k1; k++)                                      \
-                            acc[k] += fv * (double)row[(long)k + s];                          \
+        _Pragma("omp parallel num_threads(nt) if (nt > 1)")                                   \
+        {                                                                                     \
+            double *acc = kit_malloc((n ? n : 1) * sizeof *acc);                              \
+            for (int p = 0; p < planes; p++) {                                                \
+                const T *in = src + (size_t)p * n * (size_t)h;                                \
+                OUT_T *out = dst + (size_t)p * n * (size_t)h;                                 \
+                _Pragma("omp for schedule(static)")                                           \
+                for (int y = 0; y < h; y++) {                                                 \
+                    for (size_t k = 0; k < n; k++)                                            \
+                        acc[k] = 0.0;                                                         \
+                    for (int i = 0; i < size; i++) {                                          \
+                        const int yy = y + i - r;                                             \
+                        if (yy < 0 || yy >= h)                                                \
+                            continue;                                                         \
+                        const T *row = in + (size_t)yy * n;                                   \
+                        for (int j = 0; j < size; j++) {                                      \
+                            const long s = (long)(j - r) * (long)cc;                          \
+                            const size_t k0 = s < 0 ? (size_t)-s : 0;                         \
+                            const size_t k1 = s > 0 ? (n > (size_t)s ? n - (size_t)s : 0) : n; \
+                            const double fv = f[i * size + j];                                \
+                            for (size_t k = k0; k < k1; k++)                                  \
+                                acc[k] += fv * (double)row[(long)k + s];                      \
+                        }                                                                     \
                     }                                                                         \
+                    for (size_t k = 0; k < n; k++)                                            \
+                        out[(size_t)y * n + k] = STORE(acc[k]);                               \
                 }                                                                             \
-                for (size_t k = 0; k < n; k++)                                                \
-                    out[(size_t)y * n + k] = STORE(acc[k]);                                   \
             }                                                                                 \
+            free(acc);                                                                        \
         }                                                                                     \
-        free(acc);                                                                            \
     }
 #define KIT_STORE_F32(x) ((float)(x))
 #define KIT_STORE_F64(x) (x)
@@ -86,6 +102,8 @@ void kit_ref_corr2d_u8(const unsigned char *src, unsigned char *dst, int w, int 
 
 void kit_ref_row_pass_f64(const double *src, double *dst, int w, int h, const double *taps, int radius)
 {
+    const int nt = ref_threads();
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             double sum = 0.0;
@@ -100,6 +118,8 @@ void kit_ref_row_pass_f64(const double *src, double *dst, int w, int h, const do
 
 void kit_ref_col_pass_f64(const double *src, double *dst, int w, int h, const double *taps, int radius)
 {
+    const int nt = ref_threads();
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             double sum = 0.0;
