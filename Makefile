@@ -7,7 +7,8 @@
 #   make gpu-check  on a machine with a GPU: build, figures, demo and GPU tests, one summary
 #   make gpu        the same with the sanitizer, profiles and benchmarks too
 #   make figures    every lab's reference figures (labs/NN/figures/GPU.tsv), into the handouts
-#   make figures-table  the handouts' figures blocks rendered again from labs/NN/figures
+#   make figures-table  the handouts' figures blocks (README.md and every README.LANG.md)
+#                   rendered again from labs/NN/figures; make figures-check: are they?
 #   make compat     every lab built with CUDA 12.4 for sm_70 and up (downloads ~500 MB
 #                   once into .deps/cuda12; not part of make test)
 #   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
@@ -53,6 +54,9 @@ figures: all
 figures-table:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -s -C $$d figures-table || exit 1; done
 
+figures-check:
+	@for d in $(LABS); do $(MAKE) --no-print-directory -s -C $$d figures-check || exit 1; done
+
 compat:
 	@common/scripts/compat.sh
 
@@ -69,4 +73,4 @@ clean:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
 	rm -rf out tests/log
 
-.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table compat dist-student new-lab clean
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table figures-check compat dist-student new-lab clean
