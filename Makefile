@@ -9,6 +9,8 @@
 #   make figures    every lab's reference figures (labs/NN/figures/GPU.tsv), into the handouts
 #   make figures-table  the handouts' figures blocks (README.md and every README.LANG.md)
 #                   rendered again from labs/NN/figures; make figures-check: are they?
+#   make glossary   docs/glossary.md (the course's terms in the handouts' languages) from
+#                   docs/glossary/terms.txt and LANG.tsv; make glossary-check: is it?
 #   make compat     every lab built with CUDA 12.4 for sm_70 and up (downloads ~500 MB
 #                   once into .deps/cuda12; not part of make test)
 #   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
@@ -57,6 +59,12 @@ figures-table:
 figures-check:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -s -C $$d figures-check || exit 1; done
 
+glossary:
+	@python3 common/scripts/glossary.py render
+
+glossary-check:
+	@python3 common/scripts/glossary.py render --check
+
 compat:
 	@common/scripts/compat.sh
 
@@ -73,4 +81,4 @@ clean:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
 	rm -rf out tests/log
 
-.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table figures-check compat dist-student new-lab clean
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table figures-check glossary glossary-check compat dist-student new-lab clean
