@@ -13,7 +13,9 @@
 #                   docs/glossary/terms.txt and LANG.tsv; make glossary-check: is it?
 #   make compat     every lab built with CUDA 12.4 for sm_70 and up (downloads ~500 MB
 #                   once into .deps/cuda12; not part of make test)
-#   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
+#   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs;
+#                   LANG=el, ru, it or hu: each lab's README.md is the handout in that language,
+#                   the English one beside it as README.en.md)
 #   make new-lab NN=08 NAME=scale   lay out a new lab (labs/08_scale, its solution, rubric,
 #                   grading example and tests/cli/lab08.bats): a stub that builds and passes
 LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
@@ -68,9 +70,12 @@ glossary-check:
 compat:
 	@common/scripts/compat.sh
 
-# LABS on the command line names the labs of a release (01,02); else every lab
+# LABS on the command line names the labs of a release (01,02); else every lab.
+# LANG on the command line names the handouts' language; LANG from the
+# environment is the locale, and no choice of language
 dist-student:
-	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LABS)),"$(LABS)")
+	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LANG)),--lang "$(LANG)") \
+	  $(if $(filter command line,$(origin LABS)),"$(LABS)")
 
 new-lab:
 	@common/scripts/new-lab.sh "$(NN)" "$(NAME)"
