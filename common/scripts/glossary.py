@@ -127,6 +127,11 @@ def cell(s):
     return s.replace("|", "\\|")
 
 
+def label(s):
+    """A link's text: a table cell's, with its brackets escaped."""
+    return cell(s).replace("[", "\\[").replace("]", "\\]")
+
+
 def all_labs(root):
     folder = os.path.join(root, "labs")
     names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
@@ -183,9 +188,9 @@ def rendering(root, labs, lang, bad):
     for lab in labs:
         if lang:
             out.append("- [%s](../%s/README.md) · [English](../%s/README.en.md)" % (
-                cell(title(root, lab, "README.%s.md" % lang, bad)), lab, lab))
+                label(title(root, lab, "README.%s.md" % lang, bad)), lab, lab))
         else:
-            links = ["[%s](../%s/README.md)" % (cell(title(root, lab, "README.md", bad)), lab)]
+            links = ["[%s](../%s/README.md)" % (label(title(root, lab, "README.md", bad)), lab)]
             links += ["[%s](../%s/README.%s.md)" % (own_name, lab, code) for code, own_name, _ in present]
             out.append("- " + " · ".join(links))
     out += ["", "## The terms", ""]
