@@ -12,7 +12,9 @@ A translation keeps, from its English handout:
     section (the second-level section at the same place as the English
     "Questions");
   - every fenced code block byte for byte, in the same order (commands);
-  - every inline code span (`make check`, variant names, options), as often;
+  - every inline code span (`make check`, variant names, options), as often
+    (a span may go on over a line's end, and end its lines elsewhere than
+    the English one: its spaces and line ends count as one space);
   - every number written in digits outside code (sizes, times, counts), as
     often, written the same way (a decimal point stays a point);
   - the generated figures block (between its markers) byte for byte;
@@ -32,6 +34,9 @@ FIG_BEGIN = "<!-- figures begin -->"
 FIG_END = "<!-- figures end -->"
 NUMBER = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)?(?:x\d+)*")
 SPAN = re.compile(r"(`+)(.+?)\1")
+# a code span in a paragraph may go on over a line's end (the translation's
+# lines end elsewhere than the English ones)
+PARA_SPAN = re.compile(r"(`+)([\s\S]+?)\1")
 LINK = re.compile(r"\]\(([^)\s]*)\)")
 TO_ENGLISH = "README.md"
 TO_GLOSSARY = "../../docs/glossary.md"
@@ -100,10 +105,33 @@ def tables(prose):
     return out
 
 
+def paragraphs(prose):
+    """The text of each paragraph (lines up to a blank one; a heading and a
+    table row are each one of their own), its lines joined by newlines."""
+    out, cur = [], []
+    for line in prose + [""]:
+        alone = re.match(r"^#{1,6}\s", line) or line.startswith("|")
+        if not line.strip() or alone:
+            if cur:
+                out.append("\n".join(cur))
+                cur = []
+            if alone:
+                out.append(line)
+            continue
+        cur.append(line)
+    return out
+
+
+def without_spans(prose):
+    """The prose's lines with every code span (one that goes on over a line's
+    end too) made a space."""
+    return [line for p in paragraphs(prose) for line in PARA_SPAN.sub(" ", p).split("\n")]
+
+
 def links(prose):
     c = collections.Counter()
-    for line in prose:
-        for m in LINK.finditer(SPAN.sub(" ", line)):
+    for p in paragraphs(prose):
+        for m in LINK.finditer(PARA_SPAN.sub(" ", p)):
             c[m.group(1)] += 1
     return c
 
@@ -128,18 +156,17 @@ def questions_section(prose):
 
 def spans(prose):
     c = collections.Counter()
-    for line in prose:
-        for m in SPAN.finditer(line):
-            c[m.group(2).strip()] += 1
+    for p in paragraphs(prose):
+        for m in PARA_SPAN.finditer(p):
+            c[" ".join(m.group(2).split())] += 1
     return c
 
 
 def numbers(prose):
     c = collections.Counter()
-    for line in prose:
+    for line in without_spans(prose):
         if re.match(r"^#{1,6}\s", line):
             continue  # headings are compared on their own
-        line = SPAN.sub(" ", line)
         line = re.sub(r"\]\([^)]*\)", "]", line)  # link targets
         line = re.sub(r"^\s*\d+\.\s", " ", line)  # a numbered item's own number
         for tok in NUMBER.findall(line):
