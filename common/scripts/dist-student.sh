@@ -126,8 +126,7 @@ fi
 # their handouts (a kit without the glossary's sources ships none, unless a
 # language is chosen)
 if [ -n "$lang" ] || [ -f docs/glossary/terms.txt ]; then
-    # shellcheck disable=SC2086
-    if ! glossary=$(python3 common/scripts/glossary.py render --labs "$(echo $labs)" ${lang:+--lang "$lang"} \
+    if ! glossary=$(python3 common/scripts/glossary.py render --labs "${labs//$'\n'/ }" ${lang:+--lang "$lang"} \
         --out "$kit/docs/glossary.md" 2>&1); then
         printf '%s\n' "$glossary" >&2
         echo "dist-student: the glossary (docs/glossary/) is not right; nothing written" >&2
