@@ -194,10 +194,10 @@ def rendering(root, labs, lang, bad):
             links += ["[%s](../%s/README.%s.md)" % (own_name, lab, code) for code, own_name, _ in present]
             out.append("- " + " · ".join(links))
     out += ["", "## The terms", ""]
-    out.append("| English | " + " | ".join(own_name for _, own_name, _ in present) + " |")
+    out.append("| " + " | ".join(["English"] + [own_name for _, own_name, _ in present]) + " |")
     out.append("|---|" + "---|" * len(present))
     for t in terms:
-        out.append("| %s | %s |" % (cell(t), " | ".join(cell(tables[c].get(t, "")) for c, _, _ in present)))
+        out.append("| " + " | ".join([cell(t)] + [cell(tables[c].get(t, "")) for c, _, _ in present]) + " |")
     return "\n".join(out) + "\n"
 
 
