@@ -7,10 +7,15 @@
 #   make gpu-check  on a machine with a GPU: build, figures, demo and GPU tests, one summary
 #   make gpu        the same with the sanitizer, profiles and benchmarks too
 #   make figures    every lab's reference figures (labs/NN/figures/GPU.tsv), into the handouts
-#   make figures-table  the handouts' figures blocks rendered again from labs/NN/figures
+#   make figures-table  the handouts' figures blocks (README.md and every README.LANG.md)
+#                   rendered again from labs/NN/figures; make figures-check: are they?
+#   make glossary   docs/glossary.md (the course's terms in the handouts' languages) from
+#                   docs/glossary/terms.txt and LANG.tsv; make glossary-check: is it?
 #   make compat     every lab built with CUDA 12.4 for sm_70 and up (downloads ~500 MB
 #                   once into .deps/cuda12; not part of make test)
-#   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs)
+#   make dist-student   the tarball handed to students (LABS=01,02: a release of some labs;
+#                   LANG=el, ru, it or hu: each lab's README.md is the handout in that language,
+#                   the English one beside it as README.en.md)
 #   make new-lab NN=08 NAME=scale   lay out a new lab (labs/08_scale, its solution, rubric,
 #                   grading example and tests/cli/lab08.bats): a stub that builds and passes
 LABS := $(patsubst %/Makefile,%,$(sort $(wildcard labs/*/Makefile)))
@@ -53,12 +58,24 @@ figures: all
 figures-table:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -s -C $$d figures-table || exit 1; done
 
+figures-check:
+	@for d in $(LABS); do $(MAKE) --no-print-directory -s -C $$d figures-check || exit 1; done
+
+glossary:
+	@python3 common/scripts/glossary.py render
+
+glossary-check:
+	@python3 common/scripts/glossary.py render --check
+
 compat:
 	@common/scripts/compat.sh
 
-# LABS on the command line names the labs of a release (01,02); else every lab
+# LABS on the command line names the labs of a release (01,02); else every lab.
+# LANG on the command line names the handouts' language; LANG from the
+# environment is the locale, and no choice of language
 dist-student:
-	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LABS)),"$(LABS)")
+	@common/scripts/dist-student.sh $(if $(filter command line,$(origin LANG)),--lang "$(LANG)") \
+	  $(if $(filter command line,$(origin LABS)),"$(LABS)")
 
 new-lab:
 	@common/scripts/new-lab.sh "$(NN)" "$(NAME)"
@@ -69,4 +86,4 @@ clean:
 	@for d in $(LABS); do $(MAKE) --no-print-directory -C $$d clean; done
 	rm -rf out tests/log
 
-.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table compat dist-student new-lab clean
+.PHONY: all common $(LABS) setup test demo skeletons bench plot gpu gpu-check figures figures-table figures-check glossary glossary-check compat dist-student new-lab clean

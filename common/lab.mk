@@ -193,7 +193,9 @@ skeleton-check:
 # into FIGURES_OUT; name=value words after a target go to that target's make)
 # and FIGURES_FILES (the TSVs they write there). common/scripts/figures.sh
 # runs it for every lab with MACHINE, DRIVER and COMMIT set; make figures-table
-# renders figures/*.tsv into the handout's figures block.
+# renders figures/*.tsv into the figures block of the handout and of each of
+# its translations (README.LANG.md: the same block, in English), make
+# figures-check says whether they are rendered.
 FIGURES_RUN   ?= bench
 FIGURES_FILES ?= bench.tsv
 FIGURES_OUT   ?= out/figures
@@ -207,10 +209,11 @@ figures: all
 	  echo "figures-step: $$t $$(( $$(date +%s) - s )) s"; done
 	@python3 $(COMMON)/scripts/figures.py collect --lab-dir . --machine "$(MACHINE)" --commit "$(COMMIT)" \
 	  --driver "$(DRIVER)" $(addprefix $(FIGURES_OUT)/,$(FIGURES_FILES))
+FIGURES_HANDOUTS := README.md $(sort $(wildcard README.*.md))
 figures-table:
-	@python3 $(COMMON)/scripts/figures.py render README.md figures
+	@python3 $(COMMON)/scripts/figures.py render $(FIGURES_HANDOUTS) figures
 figures-check:
-	@python3 $(COMMON)/scripts/figures.py render README.md figures --check
+	@python3 $(COMMON)/scripts/figures.py render $(FIGURES_HANDOUTS) figures --check
 
 $(OUT):
 	@mkdir -p $@

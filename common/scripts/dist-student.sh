@@ -1,23 +1,53 @@
 #!/usr/bin/env bash
 # dist-student.sh - the tarball handed to students (make dist-student).
 #
-#   common/scripts/dist-student.sh [LABS]      LABS: 01,02 (default: every lab)
+#   common/scripts/dist-student.sh [--lang L] [LABS]
+#       LABS: 01,02 (default: every lab)
+#       --lang L: el, ru, it or hu (make dist-student LANG=L): each lab's handout in
+#       that language is its README.md, the English one beside it as README.en.md,
+#       and no other translation; en or no --lang: the handouts as in the kit, the
+#       English README.md with every translation (README.LANG.md) beside it
 #
 # What it holds: the chosen labs (skeletons, headers, handouts, spec.c and
-# ref.c, the glue, plots; no grade.sh, no grade-lab.sh, no new-lab tools), common/ (the library, its CPU
-# reference, lab.mk, the student's tools), the grader's checker source
-# (grading/check.c: make presubmit judges the public cases with it) and the
-# profiler-metrics tool, with a README and a Makefile of the student's own
-# (common/student/). Not in it: solutions/, tests/ (planted bugs), rubrics,
-# grading examples, hidden data, the grader. The files are the kit's tracked
-# ones as they are in the working tree. Refused (nothing written) when a
-# solution marker or a line of any solution's answer would be inside.
+# ref.c, the glue, plots; no grade.sh, no grade-lab.sh, no new-lab tools),
+# common/ (the library, its CPU reference, lab.mk, the student's tools), the
+# grader's checker source (grading/check.c: make presubmit judges the public
+# cases with it) and the profiler-metrics tool, with a README and a Makefile
+# of the student's own (common/student/), and the glossary (docs/glossary.md,
+# rendered for the labs of the release and the tarball's handouts). Not in
+# it: solutions/, tests/ (planted bugs), rubrics, grading examples, hidden
+# data, the grader. The files are the kit's tracked ones as they are in the
+# working tree. Refused (nothing written) when a solution marker or a line of
+# any solution's answer would be inside.
+# A handout in the chosen language that is missing or out of step with the
+# English one (common/scripts/handout_sync.py) is refused too.
 # Written to out/cuda-lab-kit-student.tar.gz (out/cuda-lab-kit-student-01-02.tar.gz
-# for a release of some labs).
+# for a release of some labs, out/cuda-lab-kit-student-el.tar.gz and
+# cuda-lab-kit-student-01-02-el.tar.gz in Greek).
 set -eu
+# LANG may have come from make's command line (the handouts' language, passed
+# as --lang): the locale of the tools here is the plain one
+export LC_ALL=C
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+lang="" lang_given=0
+if [ "${1:-}" = --lang ]; then
+    lang_given=1
+    [ $# -ge 2 ] || { echo "dist-student: --lang needs a language (el, ru, it, hu)" >&2; exit 2; }
+    lang=$2
+    shift 2
+fi
 want=${1:-${LABS:-}}
+langs=$(python3 common/scripts/glossary.py langs | cut -f1 | paste -sd' ' -)
+if [ "$lang_given" = 1 ]; then
+    known=0
+    for l in en $langs; do if [ "$lang" = "$l" ]; then known=1; fi; done
+    if [ "$known" = 0 ]; then
+        echo "dist-student: LANG=$(printf '%s' "$lang" | tr -c 'A-Za-z0-9_.@-' '?') is not a language of the handouts (${langs// /, }; en or no LANG: English)" >&2
+        exit 2
+    fi
+fi
+[ "$lang" != en ] || lang=""
 
 # ---- the labs of this release
 all_labs=$(ls -d labs/[0-9][0-9]_*/ 2>/dev/null | sed 's|/$||')
@@ -38,6 +68,18 @@ fi
 labs=$(printf '%s\n' $labs | sort -u)
 suffix=""
 [ -z "$want" ] || suffix="-$(printf '%s\n' $labs | sed 's|labs/\([0-9]*\)_.*|\1|' | paste -sd- -)"
+suffix=$suffix${lang:+-$lang}
+
+# ---- in a language: every lab has its handout in it, in step with the English one
+if [ -n "$lang" ]; then
+    # shellcheck disable=SC2086
+    behind=$(for d in $labs; do python3 common/scripts/handout_sync.py check "$d/README.md" "$d/README.$lang.md" || true; done)
+    if [ -n "$behind" ]; then
+        echo "dist-student: LANG=$lang: these handouts are missing or not in step with the English ones; nothing written" >&2
+        printf '%s\n' "$behind" | head -n 20 | sed 's/^/  /' >&2
+        exit 1
+    fi
+fi
 
 # ---- the kit's files: tracked ones where this is a git checkout, else all
 # but build outputs
@@ -53,6 +95,7 @@ files=$( {
     list_files common | grep -v -e '^common/scripts/dist-student\.sh$' -e '^common/scripts/gpu-run\.sh$' \
         -e '^common/scripts/grade-lab\.sh$' -e '^common/scripts/newlab' -e '^common/scripts/new-lab\.sh$' \
         -e '^common/scripts/demo\.sh$' -e '^common/scripts/mkskel\.awk$' -e '^common/scripts/compat\.sh$' \
+        -e '^common/scripts/glossary\.py$' -e '^common/scripts/handout_sync\.py$' \
         -e '^common/student/README\.md$' -e '^common/student/Makefile$'
     # shellcheck disable=SC2086
     list_files $labs | grep -v '/grade\.sh$'
@@ -68,10 +111,59 @@ kit="$stage/$name"
 mkdir -p "$kit"
 printf '%s\n' "$files" | tar -cf - -T - | tar -xf - -C "$kit"
 
+# ---- the handouts: in a language, each lab's README.md is the handout in
+# it (its link to the English one made to point at README.en.md), the English
+# one is README.en.md, and the other translations stay behind
+if [ -n "$lang" ]; then
+    for d in $labs; do
+        mv "$kit/$d/README.md" "$kit/$d/README.en.md"
+        sed 's|](README\.md)|](README.en.md)|g' "$kit/$d/README.$lang.md" >"$kit/$d/README.md"
+        rm -f "$kit/$d/README.$lang.md"
+        for l in $langs; do rm -f "$kit/$d/README.$l.md"; done
+    done
+fi
+# the glossary, linking the labs of this release as this tarball lays out
+# their handouts (a kit without the glossary's sources ships none, unless a
+# language is chosen)
+if [ -n "$lang" ] || [ -f docs/glossary/terms.txt ]; then
+    if ! glossary=$(python3 common/scripts/glossary.py render --labs "${labs//$'\n'/ }" ${lang:+--lang "$lang"} \
+        --out "$kit/docs/glossary.md" 2>&1); then
+        printf '%s\n' "$glossary" >&2
+        echo "dist-student: the glossary (docs/glossary/) is not right; nothing written" >&2
+        exit 1
+    fi
+fi
+
+# handouts: what the student's README says of the handouts and their languages
+handouts() {
+    local d n names="" files="" code english
+    if [ -n "$lang" ]; then
+        n=$(python3 common/scripts/glossary.py langs | awk -F'\t' -v l="$lang" '$1 == l { print $2 }')
+        printf 'Each lab'"'"'s `README.md` is its handout, in %s: start there. The English\n' "$n"
+        printf 'handout is beside it, `README.en.md`, and `docs/glossary.md` gives the\n'
+        printf 'course'"'"'s terms in English and in the handouts'"'"' languages.\n'
+        return
+    fi
+    while IFS="$(printf '\t')" read -r code english; do
+        # a language every lab of this copy has its handout in
+        for d in $labs; do [ -f "$kit/$d/README.$code.md" ] || continue 2; done
+        names="$names${names:+, }$english" files="$files${files:+, }\`README.$code.md\`"
+    done < <(python3 common/scripts/glossary.py langs)
+    printf 'Each lab'"'"'s `README.md` is its handout: start there.'
+    if [ -n "$names" ] && [ -f "$kit/docs/glossary.md" ]; then
+        printf '\nBeside it is the same handout in %s\n(%s); `docs/glossary.md` gives the\ncourse'"'"'s terms in English and in those languages.\n' \
+            "$(printf '%s' "$names" | sed 's/\(.*\), /\1 and /')" "$files"
+    else
+        printf '\n'
+    fi
+}
+
 # the student's README (the labs of this release listed) and Makefile
 {
     while IFS= read -r line; do
-        if [ "$line" = "@LABS@" ]; then
+        if [ "$line" = "@HANDOUTS@" ]; then
+            handouts
+        elif [ "$line" = "@LABS@" ]; then
             for d in $labs; do
                 title=$(head -n 1 "$d/README.md" 2>/dev/null | sed 's/^# *//')
                 printf -- '- `%s/`: %s\n' "$d" "${title:-$(basename "$d")}"

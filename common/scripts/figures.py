@@ -6,10 +6,12 @@
       profiler's metric rows, peers, and any other table with a header line) and write
       labs/NN_name/figures/NAME.tsv: provenance lines, then one line per figure
       (table, row, column, value), in the order the tables were measured
-  figures.py render HANDOUT FIGURES-DIR [--check]
-      put the tables of every FIGURES-DIR/*.tsv into HANDOUT between the lines
-      <!-- figures begin --> and <!-- figures end -->; --check writes nothing and
-      exits 1 when the handout's block differs from that rendering (the CPU test)
+  figures.py render HANDOUT [HANDOUT...] FIGURES-DIR [--check]
+      put the tables of every FIGURES-DIR/*.tsv into each HANDOUT (a lab's README.md
+      and its translations README.LANG.md: the same block, byte for byte, in English)
+      between the lines <!-- figures begin --> and <!-- figures end -->; --check
+      writes nothing and exits 1 when a handout's block differs from that rendering
+      (the CPU test)
 
 The figures file is the only place a handout's measured numbers come from: nothing in
 a handout's figures block is typed by hand.
@@ -328,27 +330,43 @@ def rendering(folder):
 
 
 def render(args):
-    with open(args.handout, encoding="utf-8") as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        print("figures: %s has no %s ... %s block" % (args.handout, BEGIN, END), file=sys.stderr)
+    if len(args.paths) < 2:
+        print("figures: render needs a handout and a figures folder", file=sys.stderr)
         return 2
-    a = text.index(BEGIN)
-    b = text.index(END, a) + len(END)
-    new = text[:a] + rendering(args.figures_dir) + text[b:]
-    if args.check:
+    handouts, folder = args.paths[:-1], args.paths[-1]
+    block = rendering(folder)
+    texts = {}
+    for h in handouts:
+        try:
+            with open(h, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            print("figures: %s cannot be read (%s)" % (h, getattr(e, "strerror", None) or "not UTF-8 text"),
+                  file=sys.stderr)
+            return 2
+        if BEGIN not in text or END not in text[text.find(BEGIN):]:
+            print("figures: %s has no %s ... %s block" % (h, BEGIN, END), file=sys.stderr)
+            return 2
+        texts[h] = text
+    rc = 0
+    for h in handouts:
+        text = texts[h]
+        a = text.index(BEGIN)
+        b = text.index(END, a) + len(END)
+        new = text[:a] + block + text[b:]
+        if args.check:
+            if new != text:
+                print("figures: the figures table of %s differs from %s (make figures-table writes it)"
+                      % (h, folder), file=sys.stderr)
+                rc = 1
+            continue
         if new != text:
-            print("figures: the figures table of %s differs from %s (make figures-table writes it)"
-                  % (args.handout, args.figures_dir), file=sys.stderr)
-            return 1
-        return 0
-    if new != text:
-        tmp = args.handout + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(new)
-        os.replace(tmp, args.handout)
-        print("figures: rendered %s" % args.handout)
-    return 0
+            tmp = h + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(new)
+            os.replace(tmp, h)
+            print("figures: rendered %s" % h)
+    return rc
 
 
 def main(argv):
@@ -361,8 +379,7 @@ def main(argv):
     c.add_argument("--driver", default="")
     c.add_argument("files", nargs="+")
     r = sub.add_parser("render")
-    r.add_argument("handout")
-    r.add_argument("figures_dir")
+    r.add_argument("paths", nargs="+", metavar="HANDOUT... FIGURES-DIR")
     r.add_argument("--check", action="store_true")
     a = p.parse_args(argv)
     return collect(a) if a.cmd == "collect" else render(a)

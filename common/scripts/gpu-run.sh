@@ -143,7 +143,7 @@ if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
         -czf "$OUT/gpu-out.tar.gz" . 2>/dev/null
     # what comes back to the repository: the figures, the handouts rendered
     # from them, and the demo's index with its plots (no pictures: size)
-    { ls -d labs/*/figures labs/*/README.md out/demo/index.md out/demo/*/demo.log
+    { ls -d labs/*/figures labs/*/README.md labs/*/README.*.md out/demo/index.md out/demo/*/demo.log
       find out/demo -name '*.png' -size -400k; } 2>/dev/null >"$dest/back.list"
     tar -czf "$OUT/figures.tar.gz" -T "$dest/back.list" 2>/dev/null
 fi

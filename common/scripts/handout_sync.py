@@ -8,14 +8,21 @@
 A translation keeps, from its English handout:
   - the headings: as many, at the same levels, in the same order, and the
     numbers in each (a step's number, a variant's v3) the same;
-  - the questions: as many numbered items in the questions section (the
-    second-level section at the same place as the English "Questions");
+  - the questions: the same numbered items (1., 2., ...) in the questions
+    section (the second-level section at the same place as the English
+    "Questions");
   - every fenced code block byte for byte, in the same order (commands);
-  - every inline code span (`make check`, variant names, options), as often;
+  - every inline code span (`make check`, variant names, options), as often
+    (a span may go on over a line's end, and end its lines elsewhere than
+    the English one: its spaces and line ends count as one space);
   - every number written in digits outside code (sizes, times, counts), as
     often, written the same way (a decimal point stays a point);
   - the generated figures block (between its markers) byte for byte;
-  - a link to the glossary (docs/glossary.md) and to the English handout.
+  - the tables outside the figures block: as many, with as many rows, and
+    each row as many cells;
+  - the English handout's link targets, and on the first line under the
+    title (the first that is not blank) a link to the English handout
+    (README.md) and one to the glossary (../../docs/glossary.md).
 Exit 0 when every file is in step, 1 when one is not, 2 on bad use.
 """
 import collections
@@ -27,6 +34,12 @@ FIG_BEGIN = "<!-- figures begin -->"
 FIG_END = "<!-- figures end -->"
 NUMBER = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)?(?:x\d+)*")
 SPAN = re.compile(r"(`+)(.+?)\1")
+# a code span in a paragraph may go on over a line's end (the translation's
+# lines end elsewhere than the English ones)
+PARA_SPAN = re.compile(r"(`+)([\s\S]+?)\1")
+LINK = re.compile(r"\]\(([^)\s]*)\)")
+TO_ENGLISH = "README.md"
+TO_GLOSSARY = "../../docs/glossary.md"
 
 
 def split_parts(text):
@@ -66,15 +79,69 @@ def headings(prose):
 
 
 def questions(prose, section_index):
-    """Numbered top-level items in the section_index-th second-level section."""
-    count, n = 0, -1
+    """The numbers of the top-level numbered items in the section_index-th
+    second-level section."""
+    found, n = [], -1
     for line in prose:
         if line.startswith("## "):
             n += 1
             continue
-        if n == section_index and re.match(r"^\d+\.\s", line):
-            count += 1
-    return count
+        m = re.match(r"^(\d+)\.\s", line)
+        if n == section_index and m:
+            found.append(int(m.group(1)))
+    return found
+
+
+def tables(prose):
+    """The tables: for each, the number of cells of each row."""
+    out, cur = [], None
+    for line in prose + [""]:
+        if line.startswith("|"):
+            cells = len(re.findall(r"(?<!\\)\|", SPAN.sub(" ", line))) - 1
+            cur = (cur or []) + [cells]
+        elif cur is not None:
+            out.append(cur)
+            cur = None
+    return out
+
+
+def paragraphs(prose):
+    """The text of each paragraph (lines up to a blank one; a heading and a
+    table row are each one of their own), its lines joined by newlines."""
+    out, cur = [], []
+    for line in prose + [""]:
+        alone = re.match(r"^#{1,6}\s", line) or line.startswith("|")
+        if not line.strip() or alone:
+            if cur:
+                out.append("\n".join(cur))
+                cur = []
+            if alone:
+                out.append(line)
+            continue
+        cur.append(line)
+    return out
+
+
+def without_spans(prose):
+    """The prose's lines with every code span (one that goes on over a line's
+    end too) made a space."""
+    return [line for p in paragraphs(prose) for line in PARA_SPAN.sub(" ", p).split("\n")]
+
+
+def links(prose):
+    c = collections.Counter()
+    for p in paragraphs(prose):
+        for m in LINK.finditer(PARA_SPAN.sub(" ", p)):
+            c[m.group(1)] += 1
+    return c
+
+
+def under_title(prose):
+    """The first line after the title that is not blank."""
+    for line in prose[1:]:
+        if line.strip():
+            return line
+    return ""
 
 
 def questions_section(prose):
@@ -89,18 +156,17 @@ def questions_section(prose):
 
 def spans(prose):
     c = collections.Counter()
-    for line in prose:
-        for m in SPAN.finditer(line):
-            c[m.group(2).strip()] += 1
+    for p in paragraphs(prose):
+        for m in PARA_SPAN.finditer(p):
+            c[" ".join(m.group(2).split())] += 1
     return c
 
 
 def numbers(prose):
     c = collections.Counter()
-    for line in prose:
+    for line in without_spans(prose):
         if re.match(r"^#{1,6}\s", line):
             continue  # headings are compared on their own
-        line = SPAN.sub(" ", line)
         line = re.sub(r"\]\([^)]*\)", "]", line)  # link targets
         line = re.sub(r"^\s*\d+\.\s", " ", line)  # a numbered item's own number
         for tok in NUMBER.findall(line):
@@ -119,6 +185,8 @@ def items(path):
         "figures": figures,
         "spans": spans(prose),
         "numbers": numbers(prose),
+        "tables": tables(prose),
+        "links": links(prose),
     }
 
 
@@ -129,8 +197,11 @@ def short(s, n=60):
 
 def check(english, translated):
     """The lines that say what the translation lacks (empty: in step)."""
-    en, tr = items(english), items(translated)
     name = translated
+    try:
+        en, tr = items(english), items(translated)
+    except UnicodeDecodeError:
+        return ["%s or %s: not UTF-8 text" % (english, translated)]
     bad = []
     eh, th = en["headings"], tr["headings"]
     if [h[0] for h in eh] != [h[0] for h in th]:
@@ -144,8 +215,11 @@ def check(english, translated):
     qs = questions_section(en["prose"])
     if qs is not None:
         qe, qt = questions(en["prose"], qs), questions(tr["prose"], qs)
-        if qe != qt:
-            bad.append("%s: %d numbered questions, the English has %d" % (name, qt, qe))
+        if len(qe) != len(qt):
+            bad.append("%s: %d numbered questions, the English has %d" % (name, len(qt), len(qe)))
+        elif qe != qt:
+            bad.append("%s: the questions are numbered %s, the English %s" % (
+                name, " ".join(map(str, qt)), " ".join(map(str, qe))))
     if len(en["blocks"]) != len(tr["blocks"]):
         bad.append("%s: %d code blocks, the English has %d" % (name, len(tr["blocks"]), len(en["blocks"])))
     for k, (a, b) in enumerate(zip(en["blocks"], tr["blocks"])):
@@ -161,11 +235,30 @@ def check(english, translated):
             bad.append("%s: %s %s missing (%d of %d)" % (name, label, short(tok), n, en[what][tok]))
         for tok, n in sorted(extra.items()):
             bad.append("%s: %s %s not in the English (%d more)" % (name, label, short(tok), n))
-    text = "\n".join(tr["prose"])
-    if "docs/glossary.md" not in text:
-        bad.append("%s: no link to the glossary (docs/glossary.md)" % name)
-    if "(README.md)" not in text:
-        bad.append("%s: no link to the English handout (README.md)" % name)
+    et, tt = en["tables"], tr["tables"]
+    if len(et) != len(tt):
+        bad.append("%s: %d tables, the English has %d" % (name, len(tt), len(et)))
+    else:
+        for k, (a, b) in enumerate(zip(et, tt)):
+            if a != b:
+                bad.append("%s: table %d has %d rows of %s cells, the English %d rows of %s" % (
+                    name, k + 1, len(b), "/".join(map(str, sorted(set(b)))),
+                    len(a), "/".join(map(str, sorted(set(a))))))
+    own = collections.Counter({TO_ENGLISH: 1, TO_GLOSSARY: 1})
+    for target, n in sorted(((en["links"] + own) - tr["links"]).items()):
+        if target == TO_GLOSSARY:
+            bad.append("%s: no link to the glossary (%s)" % (name, TO_GLOSSARY))
+        elif target == TO_ENGLISH:
+            bad.append("%s: no link to the English handout (%s)" % (name, TO_ENGLISH))
+        else:
+            bad.append("%s: link target %s missing (%d of %d)" % (name, short(target), n, en["links"][target]))
+    for target, n in sorted((tr["links"] - (en["links"] + own)).items()):
+        bad.append("%s: link target %s not in the English (%d more)" % (name, short(target), n))
+    line = SPAN.sub(" ", under_title(tr["prose"]))
+    if tr["links"][TO_ENGLISH] and tr["links"][TO_GLOSSARY] and \
+            not ("](%s)" % TO_ENGLISH in line and "](%s)" % TO_GLOSSARY in line):
+        bad.append("%s: the links to the English handout and the glossary are not on the line under the title"
+                   % name)
     return bad
 
 
@@ -197,7 +290,8 @@ def main(argv):
             print("heading", "#" * h[0], list(h[1]), short(h[2]))
         print("code blocks", len(it["blocks"]))
         qs = questions_section(it["prose"])
-        print("questions", questions(it["prose"], qs) if qs is not None else 0)
+        print("questions", len(questions(it["prose"], qs)) if qs is not None else 0)
+        print("tables", len(it["tables"]), "links", sum(it["links"].values()))
         print("code spans", sum(it["spans"].values()), "numbers", sum(it["numbers"].values()))
         return 0
     print(__doc__.strip().split("\n\n")[1], file=sys.stderr)

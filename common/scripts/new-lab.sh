@@ -64,7 +64,13 @@ fill correct.sed.in >"$ex/correct/$name.c.sed"
 fill lab.bats.in >"$bats_file"
 # the handout's figures block, rendered from its (empty) figures folder
 python3 "$root/common/scripts/figures.py" render "$L/README.md" "$L/figures" >/dev/null
+# the glossary links every lab's handout: rendered again with the new one
+# (where the kit has the glossary's sources; a fault in them is only told)
+if [ -f "$root/docs/glossary/terms.txt" ]; then
+    python3 "$root/common/scripts/glossary.py" render --root "$root" ||
+        echo "new-lab: docs/glossary.md not rendered again (make glossary once its sources are right)"
+fi
 
 echo "laid out lab $nn ($lab):"
 for f in "$L" "$S" "$rubric" "$ex" "$bats_file"; do echo "  ${f#"$root"/}"; done
-echo "next: make -C labs/$lab && tests/run cli-lab$nn; then write the handout, the variants and their tests"
+echo "next: make -C labs/$lab && tests/run cli-lab$nn; then write the handout, the variants and their tests, and the handout's translations (README.LANG.md)"

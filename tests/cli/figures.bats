@@ -8,20 +8,51 @@ load helpers
 FIG="$KIT_ROOT/common/scripts/figures.py"
 FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
 
-@test "every handout has one figures block, and it is the rendering of its lab's figures" {
+@test "every handout has one figures block, and it is the rendering of its lab's figures (its translations' too)" {
     n=0
     for d in "$KIT_ROOT"/labs/*/; do
         [ -f "$d/Makefile" ] || continue
-        [ "$(grep -c '^<!-- figures begin -->$' "$d/README.md")" = 1 ] || { echo "$d: no single figures block"; return 1; }
-        [ "$(grep -c '^<!-- figures end -->$' "$d/README.md")" = 1 ] || { echo "$d: no single end line"; return 1; }
-        python3 "$FIG" render "$d/README.md" "$d/figures" --check || return 1
+        for h in "$d"/README.md "$d"/README.*.md; do
+            [ -f "$h" ] || continue
+            [ "$(grep -c '^<!-- figures begin -->$' "$h")" = 1 ] || { echo "$h: no single figures block"; return 1; }
+            [ "$(grep -c '^<!-- figures end -->$' "$h")" = 1 ] || { echo "$h: no single end line"; return 1; }
+        done
+        make -s -C "$d" figures-check || return 1
         n=$((n + 1))
     done
     [ "$n" -ge 7 ]
 }
 
-@test "no handout says a figure is not measured yet" {
-    run grep -il 'not measured yet' "$KIT_ROOT"/labs/*/README.md
+@test "figures-table renders the same block into the handout and each translation; figures-check finds a translation's change" {
+    lab="$BATS_TEST_TMPDIR/04_shared_mem"
+    mkdir -p "$lab"
+    python3 "$FIG" collect --lab-dir "$lab" --machine NVIDIA-H100 "$FX/bench.tsv" >/dev/null
+    printf '# Lab\n\n<!-- figures begin -->\nold\n<!-- figures end -->\n' >"$lab/README.md"
+    printf '# Labor\n\n<!-- figures begin -->\n<!-- figures end -->\n\nutána\n' >"$lab/README.hu.md"
+    printf '# Lab\n' >"$lab/README.it.md"
+    run python3 "$FIG" render "$lab/README.md" "$lab/README.hu.md" "$lab/README.it.md" "$lab/figures"
+    [ "$status" -eq 2 ]
+    [[ $output == *"README.it.md has no <!-- figures begin -->"* ]]
+    grep -qx 'old' "$lab/README.md" # nothing written
+    rm "$lab/README.it.md"
+    run python3 "$FIG" render "$lab/README.md" "$lab/README.hu.md" "$lab/figures" --check
+    [ "$status" -eq 1 ]
+    [[ $output == *"README.md differs"*"README.hu.md differs"* ]]
+    python3 "$FIG" render "$lab/README.md" "$lab/README.hu.md" "$lab/figures"
+    cmp <(sed -n '/^<!-- figures begin -->$/,/^<!-- figures end -->$/p' "$lab/README.md") \
+        <(sed -n '/^<!-- figures begin -->$/,/^<!-- figures end -->$/p' "$lab/README.hu.md")
+    grep -qx 'utána' "$lab/README.hu.md"
+    grep -qF '| v6 planar-dp4a | 0.008480 |' "$lab/README.hu.md"
+    python3 "$FIG" render "$lab/README.md" "$lab/README.hu.md" "$lab/figures" --check
+    sed -i 's/| v6 planar-dp4a | 0.008480 |/| v6 planar-dp4a | 0,008480 |/' "$lab/README.hu.md"
+    run python3 "$FIG" render "$lab/README.md" "$lab/README.hu.md" "$lab/figures" --check
+    [ "$status" -eq 1 ]
+    [[ $output == *"README.hu.md differs"* ]]
+    [[ $output != *"README.md differs"* ]]
+}
+
+@test "no handout (nor translation) says a figure is not measured yet" {
+    run grep -il 'not measured yet' "$KIT_ROOT"/labs/*/README*.md
     [ "$status" -eq 1 ]
 }
 

@@ -84,9 +84,9 @@ section() {
     [[ "$output" == *"4996x3748"* ]] # the kit's own numbers
 }
 
-@test "handouts name nothing the student's copy lacks: no lab0N-ref, no REF=1, no REFERENCE.md, no solutions/" {
+@test "handouts and their translations name nothing the student's copy lacks: no lab0N-ref, no REF=1, no REFERENCE.md, no solutions/" {
     for l in $LABS_HERE; do
-        run grep -nE 'lab0[0-9]-ref|REF=1|REFERENCE\.md|solutions/' "$KIT_ROOT/labs/$l/README.md"
+        run grep -nE 'lab0[0-9]-ref|REF=1|REFERENCE\.md|solutions/' "$KIT_ROOT/labs/$l"/README*.md
         [ "$status" -eq 1 ] || { echo "$l: $output"; false; }
     done
 }

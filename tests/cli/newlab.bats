@@ -9,7 +9,7 @@ setup_file() {
     K="$BATS_FILE_TMPDIR/kit"
     mkdir -p "$K"
     tar -C "$KIT_ROOT" --exclude=./.git --exclude=build --exclude=out --exclude=./tests/log \
-        -cf - Makefile common labs solutions grading tests/cli | tar -C "$K" -xf -
+        -cf - Makefile common labs solutions grading tests/cli docs | tar -C "$K" -xf -
     export K
     make -s -C "$K" new-lab NN=42 NAME=scale_up >"$BATS_FILE_TMPDIR/new.log" 2>&1
     echo $? >"$BATS_FILE_TMPDIR/new.rc"
@@ -21,7 +21,7 @@ new_lab_ok() {
     [ "$(cat "$BATS_FILE_TMPDIR/new.rc")" -eq 0 ] || { cat "$BATS_FILE_TMPDIR/new.log"; return 1; }
 }
 
-@test "make new-lab lays out the lab, its solution, rubric, grading example and test" {
+@test "make new-lab lays out the lab, its solution, rubric, grading example and test, and the glossary links it" {
     new_lab_ok
     local L="$K/labs/42_scale_up" S="$K/solutions/42_scale_up" f
     for f in "$L/Makefile" "$L/spec.c" "$L/main.c" "$L/ref.c" "$L/scale_up.h" "$L/scale_up.c" \
@@ -41,6 +41,9 @@ new_lab_ok() {
     done
     cmp "$L/grade.sh" "$KIT_ROOT/labs/01_cpu_conv/grade.sh"
     make -s -C "$L" skeleton-check
+    # the glossary links the new lab's handout, and is its sources' rendering
+    grep -qF '(../labs/42_scale_up/README.md)' "$K/docs/glossary.md"
+    python3 "$K/common/scripts/glossary.py" render --check
 }
 
 @test "the new lab builds warning-free; its skeleton exits 4, its reference passes" {

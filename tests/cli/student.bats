@@ -100,12 +100,12 @@ handout_commands() {
     [ "$n" -ge 3 ]
 }
 
-@test "the tarball: the student's README and Makefile, every lab with its ref.c, no solutions, tests, rubrics, examples or grader" {
+@test "the tarball: the student's README and Makefile, the glossary, every lab with its ref.c, no solutions, tests, rubrics, examples or grader" {
     run tar -tzf "$TARBALL"
     [ "$status" -eq 0 ]
     list=$output
     for f in README.md Makefile common/ref.c common/lab.mk common/student/check.sh common/student/presubmit.sh \
-             common/student/kit.sha256 grading/check.c grading/metrics; do
+             common/student/kit.sha256 grading/check.c grading/metrics docs/glossary.md; do
         grep -qx "cuda-lab-kit-student/$f" <<<"$list" || { echo "missing $f"; false; }
     done
     for d in "$KIT_ROOT"/labs/[0-9]*/; do
