@@ -2,10 +2,10 @@
 
 The grader's command line (the bash grader's, plus --rubric, --print-cases and --kit, the
 instructors' workflow and Slurm) is read once, by one argparse parser with a group for each
-concern. argparse is told two things it would do otherwise: a value is the next word whatever
-it looks like (`--out --force`, `--ref -x`; the bash grader read them so), and `--only=a,b`
-is a list. Its complaints are said in the grader's words: one line, exit 2. The checks of the
-values follow, in a fixed order, so the first problem said does not depend on where it was."""
+concern. Two things are settled before argparse reads the words, as the bash grader read
+them: a value is the next word whatever it looks like (`--out --force`, `--ref -x`), and
+`--only=a,b` is a list. argparse's complaints are said in the grader's words: one line, exit
+2. The values are checked after it, in a fixed order."""
 import argparse
 import os
 import re
