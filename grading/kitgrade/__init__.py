@@ -18,5 +18,5 @@ LAYERS = (
     "lab",          # the lab: rubric, checker facts, student folders, builds
     "course",       # the class: roster, git, deadlines, history, export, similarity
     "box",          # the sandbox
-    "base",         # file operations, safe text, option words, say
+    "base",         # file operations, safe text, say and bad usage
 )

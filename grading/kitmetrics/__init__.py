@@ -12,5 +12,5 @@
 #   table     the TSV as an aligned table for students
 #   pivot     the TSV reshaped into gnuplot data files
 #   plot      drawing the bar charts with gnuplot
-#   helptext  the --help texts
-#   cli       the command line: options, subcommands, exit codes
+#   helptext  the --help texts: usage lines and prose
+#   cli       the command line: an argparse parser per subcommand, the subcommands, exit codes

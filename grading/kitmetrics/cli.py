@@ -1,9 +1,12 @@
-# cli - the command line of grading/metrics: reads the options of each subcommand (parse, run,
-# list, table, plot, and the internal pivot), calls the parts that do the work, prints, and turns
-# a Failure into "metrics: LINE" on stderr and its exit code.
+# cli - the command line of grading/metrics: one argparse parser per subcommand (parse, run,
+# list, table, plot, and the internal pivot), the parts that do the work called, the output
+# printed, and a Failure turned into "metrics: LINE" on stderr and its exit code.
 #
-# Options are read one by one, left to right, like the bash tool this replaces: the first problem
-# found is the one reported, before ncu or gnuplot is looked for.
+# Options are read much as the bash tool this replaces read them: a value is the next word
+# whatever it looks like (but `--`), one problem is reported (a missing value first, then the
+# first of the other words), before ncu or gnuplot is looked for, and --help is read in order
+# (a problem before it is reported instead of the help).
+import argparse
 import os
 import sys
 
@@ -17,6 +20,7 @@ from .plot import plot
 from .table import render
 
 PREFIX = "metrics: "
+HELP = ("-h", "--help")
 
 
 class _Io(object):
@@ -34,60 +38,166 @@ class _Io(object):
         self.err.write(PREFIX + "warning: " + line + "\n")
 
 
-def _options(args, command, takes_value, flags):
-    """Read leading options: (values by option, set flags, index of the first other argument).
-    `takes_value` maps an option to what its value is ("a name"...); --help ends with None."""
-    values, seen = {}, set()
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-h", "--help"):
-            return None, None, i
-        if a in takes_value:
-            if i + 1 >= len(args):
-                raise usage("%s: %s needs %s" % (command, a, takes_value[a]))
-            values[a] = args[i + 1]
-            i += 2
-        elif a in flags:
-            seen.add(a)
-            i += 1
+class _HelpRead(Exception):
+    """--help was read (what came before it is read again without it, for its problems)."""
+
+
+class _Help(argparse.Action):
+    def __init__(self, option_strings, dest, **kw):
+        kw.update(nargs=0, help="this text")
+        argparse.Action.__init__(self, option_strings, dest, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        raise _HelpRead()
+
+
+class _Layout(argparse.RawDescriptionHelpFormatter):
+    """--help as the tool printed it: "Usage: " first, the prose as written, one width."""
+
+    def __init__(self, prog):
+        argparse.RawDescriptionHelpFormatter.__init__(self, prog, max_help_position=20,
+                                                      width=100)
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        argparse.RawDescriptionHelpFormatter.add_usage(self, usage, actions, groups, "Usage: ")
+
+
+class _Options(argparse.ArgumentParser):
+    """One subcommand's options; its problems said as "COMMAND: ..." (exit 2)."""
+
+    def __init__(self, command, text):
+        argparse.ArgumentParser.__init__(self, prog="grading/metrics " + command, add_help=False,
+                                         allow_abbrev=False, formatter_class=_Layout, **text)
+        self.command = command
+        self.needs = {}             # an option of one value -> what it needs ("a name")
+        self.add_argument(*HELP, action=_Help)
+
+    def option(self, name, needs=None, **kw):
+        """An option: of one value when NEEDS says what it is, else a flag."""
+        if needs is None:
+            self.add_argument(name, action="store_true", **kw)
         else:
-            break
-    return values, seen, i
+            self.needs[name] = needs
+            self.add_argument(name, **kw)
+
+    def glued(self, args, command=False):
+        """(ARGS with each option of one value glued to the next word (`--label=WORD`), so
+        that a value is never read as an option - `--` is no value -; the words left): with
+        COMMAND (run's), the words from the first one that is not an option (or after `--`)
+        are left, as they are."""
+        out, i = [], 0
+        while i < len(args):
+            a = args[i]
+            if command and (a == "--" or not a.startswith("-")):
+                return out, args[i + (a == "--"):]
+            if a in self.needs and i + 1 < len(args) and args[i + 1] != "--":
+                a = a + "=" + args[i + 1]
+                i += 1
+            out.append(a)
+            i += 1
+        return out, []
+
+    def read(self, args, others, command=False, whole=True):
+        """(the options, what OTHERS(command, the other words, WHOLE) makes of the other
+        words); options.command: the words of COMMAND (run's). --help: _HelpRead, once the
+        words before it are read (not WHOLE: what is missing is no problem there)."""
+        words, left = self.glued(args, command)
+        try:
+            options, rest = self.parse_known_args(words)
+        except _HelpRead:
+            self.read(words[:min(words.index(h) for h in HELP if h in words)], others,
+                      whole=False)
+            raise
+        options.command = left
+        return options, others(self.command, rest, whole)
+
+    def error(self, message):
+        """argparse's complaint (`argument NAME: WHAT`) in the tool's words."""
+        name, _, what = message.partition(": ")
+        name = name.replace("argument ", "")
+        if what == "expected one argument":
+            message = "%s needs %s" % (name, self.needs[name])
+        elif what.startswith("ignored explicit argument"):
+            message = "%s takes no value" % name
+        raise usage("%s: %s" % (self.command, message))
+
+
+def _one_file(command, words, whole):
+    """The one input file of WORDS (- is stdin); any other word is a problem."""
+    path = ""
+    for a in words:
+        if a.startswith("-") and a != "-":
+            raise usage("%s: unknown option '%s'" % (command, a))
+        if path:
+            raise usage("%s: one input file only" % command)
+        path = a
+    if whole and not path:
+        raise usage("%s: no input file" % command)
+    return path
+
+
+def _no_option(command, words, whole):
+    if words:
+        raise usage("%s: unknown option '%s'" % (command, words[0]))
+
+
+def _no_argument(command, words, whole):
+    if words:
+        raise usage("%s: unexpected argument '%s'" % (command, words[0]))
+
+
+def _two(needs):
+    """The two words a subcommand NEEDS."""
+    def two(command, words, whole):
+        if len(words) > 2 or whole and len(words) < 2:
+            raise usage("%s: needs %s" % (command, needs))
+        return words
+    return two
+
+
+def _parsers():
+    main = _Options("", helptext.MAIN)
+    main.prog = "grading/metrics"
+    p = {"": main}
+    for command, text in (("parse", helptext.PARSE), ("run", helptext.RUN),
+                          ("list", helptext.LIST), ("table", helptext.TABLE),
+                          ("plot", helptext.PLOT), ("pivot", helptext.PIVOT)):
+        p[command] = _Options(command, text)
+    parse, run, listing = p["parse"], p["run"], p["list"]
+    parse.option("--label", "a value", metavar="TEXT",
+                 help="add a first column `label` holding TEXT (the variant)")
+    parse.option("--set", "a name", metavar="NAME",
+                 help="keep only the legacy metrics of set NAME (see `list --sets`)")
+    parse.option("--metrics", "a list", metavar="a,b", help="keep only these legacy metrics")
+    parse.option("--all", help="also print columns the mapping does not know (legacy is `-`)")
+    run.option("--set", "a name", metavar="NAME",
+               help="a set from grading/metric_sets.tsv (global, shared, matvec, all, labNN)")
+    run.option("--metrics", "a list", metavar="a,b", help="legacy names instead of a set")
+    run.option("--kernel", "a regex", metavar="REGEX",
+               help="profile only kernels whose name matches REGEX")
+    run.option("--launch-count", "a number", metavar="N", help="profile at most N launches")
+    run.option("--label", "a value", metavar="TEXT",
+               help="add a first column `label` (the variant) to every row")
+    run.option("--keep", "a file name", metavar="FILE.csv",
+               help="keep ncu's raw output in FILE.csv")
+    run.option("--all", help="also print columns the mapping does not know (legacy is `-`)")
+    listing.option("--set", "a name", metavar="NAME", help="only the members of set NAME")
+    listing.option("--sets", help="the set names and their members")
+    return p
+
+
+PARSERS = _parsers()
 
 
 def cmd_parse(args, io):
-    takes = {"--label": "a value", "--set": "a name", "--metrics": "a list"}
-    path = ""
-    rest = args
-    values, seen = {}, set()
-    while rest:
-        v, f, i = _options(rest, "parse", takes, ("--all",))
-        if v is None:
-            io.out.write(helptext.PARSE)
-            return 0
-        values.update(v)
-        seen |= f
-        rest = rest[i:]
-        if not rest:
-            break
-        a = rest[0]
-        if a.startswith("-") and a != "-":
-            raise usage("parse: unknown option '%s'" % a)
-        if path:
-            raise usage("parse: one input file only")
-        path = a
-        rest = rest[1:]
-    if not path:
-        raise usage("parse: no input file")
-    set_name, names = values.get("--set", ""), values.get("--metrics", "")
+    o, path = PARSERS["parse"].read(args, _one_file)
+    set_name, names = o.set or "", o.metrics or ""
     if set_name and names:
         raise usage("parse: --set and --metrics exclude each other")
     mapping = Mapping()
     want = mapping.resolve(set_name, names) if set_name or names else None
     text, source = read_text(path, stdin=io.stdin)
-    result = tsvrows.build(Scan(text), mapping, want, "--all" in seen, values.get("--label"),
-                           source)
+    result = tsvrows.build(Scan(text), mapping, want, o.all, o.label, source)
     if result.status == tsvrows.NOT_CSV:
         raise Failure(USAGE, '%s: not an ncu CSV (no header row with "ID" and "Kernel Name"; '
                       "expected ncu --csv --page raw)" % source)
@@ -103,33 +213,23 @@ def cmd_parse(args, io):
 
 
 def cmd_run(args, io):
-    takes = {"--set": "a name", "--metrics": "a list", "--kernel": "a regex",
-             "--launch-count": "a number", "--label": "a value", "--keep": "a file name"}
-    values, seen, i = _options(args, "run", takes, ("--all",))
-    if values is None:
-        io.out.write(helptext.RUN)
-        return 0
-    if i < len(args) and args[i] == "--":
-        i += 1
-    elif i < len(args) and args[i].startswith("-"):
-        raise usage("run: unknown option '%s'" % args[i])
-    command = args[i:]
+    o, _ = PARSERS["run"].read(args, _no_option, command=True)
+    command = o.command
     if not command:
         raise usage("run: no command to profile (grading/metrics run [OPTIONS] -- COMMAND)")
-    set_name, names = values.get("--set", ""), values.get("--metrics", "")
+    set_name, names = o.set or "", o.metrics or ""
     if set_name and names:
         raise usage("run: --set and --metrics exclude each other")
-    count = values.get("--launch-count", "")
+    count = o.launch_count or ""
     if count and (not count.isdigit() or not count.isascii() or count == "0"):
         raise usage("run: --launch-count needs a positive whole number, not '%s'" % count)
-    kernel = values.get("--kernel", "")
+    kernel = o.kernel or ""
     mapping = Mapping()
     want = mapping.resolve(set_name or ("" if names else "all"), names)
     ncu = ncurun.find_ncu(io.environ)
     status, text = ncurun.profile(ncu, mapping.ncu_metrics(want), command, kernel, count,
-                                  values.get("--keep"))
-    result = tsvrows.build(Scan(text), mapping, want, "--all" in seen, values.get("--label"),
-                           "ncu output")
+                                  o.keep)
+    result = tsvrows.build(Scan(text), mapping, want, o.all, o.label, "ncu output")
     if result.status in (tsvrows.NOT_CSV, tsvrows.DETAILS):
         code = 3 if result.status == tsvrows.NOT_CSV else 4
         raise Failure(NO_METRICS, "ncu output could not be read as CSV (status %d); rerun with "
@@ -148,15 +248,10 @@ def cmd_run(args, io):
 
 
 def cmd_list(args, io):
-    values, seen, i = _options(args, "list", {"--set": "a name"}, ("--sets",))
-    if values is None:
-        io.out.write(helptext.LIST)
-        return 0
-    if i < len(args):
-        raise usage("list: unexpected argument '%s'" % args[i])
-    set_name = values.get("--set", "")
+    o, _ = PARSERS["list"].read(args, _no_argument)
+    set_name = o.set or ""
     mapping = Mapping()
-    if "--sets" in seen:
+    if o.sets:
         for name in mapping.set_order:
             io.out.write("%-8s %s\n" % (name, " ".join(mapping.resolve(name))))
         return 0
@@ -173,18 +268,7 @@ def cmd_list(args, io):
 
 
 def cmd_table(args, io):
-    path = ""
-    for a in args:
-        if a in ("-h", "--help"):
-            io.out.write(helptext.TABLE)
-            return 0
-        if a.startswith("-") and a != "-":
-            raise usage("table: unknown option '%s'" % a)
-        if path:
-            raise usage("table: one input file only")
-        path = a
-    if not path:
-        raise usage("table: no input file")
+    _, path = PARSERS["table"].read(args, _one_file)
     text, source = read_text(path, stdin=io.stdin)
     io.lines(render(text, source))
     return 0
@@ -192,20 +276,15 @@ def cmd_table(args, io):
 
 def cmd_pivot(args, io):
     """Internal: the pre-step of `plot`, also run by plot_metrics.gp when called on its own."""
-    if len(args) != 2:
-        raise usage("pivot: needs FILE.tsv DIR")
-    text, source = read_text(args[0], streams=False)
-    pivot(text, source, args[1])
+    _, (tsv, folder) = PARSERS["pivot"].read(args, _two("FILE.tsv DIR"))
+    text, source = read_text(tsv, streams=False)
+    pivot(text, source, folder)
     return 0
 
 
 def cmd_plot(args, io):
-    if args and args[0] in ("-h", "--help"):
-        io.out.write(helptext.PLOT)
-        return 0
-    if len(args) != 2:
-        raise usage("plot: needs FILE.tsv OUTBASE")
-    io.lines(plot(args[0], args[1], io.environ))
+    _, (tsv, outbase) = PARSERS["plot"].read(args, _two("FILE.tsv OUTBASE"))
+    io.lines(plot(tsv, outbase, io.environ))
     return 0
 
 
@@ -220,13 +299,17 @@ def main(argv, stdin=None, stdout=None, stderr=None, environ=None):
     try:
         if not argv:
             raise usage("no subcommand")
-        if argv[0] in ("-h", "--help", "help"):
-            io.out.write(helptext.MAIN)
+        if argv[0] in HELP + ("help",):
+            io.out.write(PARSERS[""].format_help())
             return 0
         command = COMMANDS.get(argv[0])
         if command is None:
             raise usage("unknown subcommand '%s'" % argv[0])
-        return command(argv[1:], io)
+        try:
+            return command(argv[1:], io)
+        except _HelpRead:
+            io.out.write(PARSERS[argv[0]].format_help())
+            return 0
     except Failure as f:
         io.out.flush()
         io.err.write(PREFIX + f.line + "\n")

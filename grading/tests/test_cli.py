@@ -50,6 +50,23 @@ class Cli(unittest.TestCase):
         self.bad("needs a value", *base, "--seed")
         self.bad("takes no value", *base, "--quick=1")
 
+    def test_words(self):
+        """How words are read (once grading/kitgrade/base/optwords.py's walk): a value is the
+        next word whatever it looks like, --only takes the words up to the next option or
+        those of --only=a,b, a flag given a value is a mistake, a missing value is said."""
+        base = ["--lab", "01", "--submissions", self.d]
+        o = self.parse(*base, "--out", "--force", "--only=p,,q", "--quick")
+        self.assertEqual((o.out, o.force, o.wf.only, o.quick), ("--force", False, ["p", "q"],
+                                                               True))
+        o = self.parse(*base, "--out=o", "--only", "p", "q", "--gpus=0", "--rubric", "-r")
+        self.assertEqual((o.out, o.wf.only, o.gpus, o.rubric), ("o", ["p", "q"], ["0"], "-r"))
+        for missing in (["--tasks"], ["--partition="], ["--roster"], ["--roster="]):
+            self.bad("needs a value", *base, "--out", "o", *missing)
+        self.bad("needs at least one login", *base, "--out", "o", "--only", "--quick")
+        self.bad("unknown option '--z'", *base, "--out", "o", "--z", "b")
+        self.bad("unknown option 'b'", *base, "--out", "o", "b")
+        self.bad("option --wait takes no value", *base, "--out", "o", "--wait=1")
+
     def test_help_and_print_cases(self):
         self.assertTrue(self.parse("--help").help)
         self.assertIn("--submissions DIR", cli.USAGE)

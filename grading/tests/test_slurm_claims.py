@@ -10,6 +10,7 @@ import unittest
 
 import util
 from kitgrade.cluster import claims, shard, slurmstatus
+from kitgrade.cmdline import entry
 
 
 def owner(job, task):
@@ -141,7 +142,7 @@ class Status(util.TempCase):
         self.write("o2/grading.txt", "lab: 01\n")
         self.assertIn("no Slurm round", slurmstatus.status_line(os.path.join(self.tmp, "o2"),
                                                                queue={}))
-        self.assertEqual(slurmstatus.status_main(["--status", os.path.join(self.tmp, "no")]), 2)
+        self.assertEqual(entry.main(["--status", os.path.join(self.tmp, "no")]), 2)
 
 
 class TaskSection(unittest.TestCase):

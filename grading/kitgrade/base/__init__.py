@@ -1,4 +1,4 @@
-"""Mechanisms under everything: no-link file operations, safe text, option words, say.
+"""Mechanisms under everything: no-link file operations, safe text, say, UsageError.
 
 These import nothing of the grader but each other.
 """

@@ -11,7 +11,8 @@ import re
 import stat
 import tempfile
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+# a folder opened with no link followed (every step of every walk below)
+DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 # characters make, the shell-less compilers and the kit's Makefiles take in a path as is
 _MAKE_SAFE = re.compile(r"^[A-Za-z0-9._/+@=-]+$")
@@ -57,24 +58,28 @@ def atomic_write(path, data, mode=0o644):
         raise
 
 
-def _parts(rel):
-    parts = [p for p in str(rel).split("/") if p not in ("", ".")]
-    if any(p == ".." for p in parts):
-        raise ValueError("a box path may not hold '..': %r" % rel)
-    return parts
+def parts(rel):
+    """The names of REL, a plain path inside a box: no '..', not absolute, no NUL."""
+    names = [p for p in str(rel).split("/") if p not in ("", ".")]
+    if str(rel).startswith("/") or "\0" in str(rel) or ".." in names:
+        raise ValueError("'%s' is not a plain path inside the box" % rel)
+    return names
 
 
-def _open_root(root):
-    return os.open(str(root), _DIR_FLAGS)
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
-def _walk(root, parts, create=False, uid=None, mode=0o755):
-    """A descriptor of ROOT/PARTS..., each step opened with no link followed (and made when
-    CREATE, in place of whatever else had that name: a link or a file; given to UID when
-    made). The caller closes it."""
-    fd = _open_root(root)
+def _walk(root, names, create=False, uid=None, mode=0o755, replace=True):
+    """A descriptor of ROOT/NAMES..., each step opened with no link followed; the caller
+    closes it. CREATE: a missing folder is made (given to UID), and with REPLACE whatever
+    else has its name (a link, a file) is removed first; without REPLACE that is an
+    OSError."""
+    fd = os.open(str(root), DIR)
     try:
-        for p in parts:
+        for p in names:
             made = False
             if create:
                 st = None
@@ -82,16 +87,16 @@ def _walk(root, parts, create=False, uid=None, mode=0o755):
                     st = os.stat(p, dir_fd=fd, follow_symlinks=False)
                 except FileNotFoundError:
                     pass
-                if st is not None and not stat.S_ISDIR(st.st_mode):
+                if st is not None and not stat.S_ISDIR(st.st_mode) and replace:
                     os.unlink(p, dir_fd=fd)
                     st = None
                 if st is None:
                     os.mkdir(p, mode, dir_fd=fd)
                     made = True
-            nfd = os.open(p, _DIR_FLAGS, dir_fd=fd)
+            nfd = os.open(p, DIR, dir_fd=fd)
             os.close(fd)
             fd = nfd
-            if create and made:
+            if made:
                 os.fchmod(fd, mode)
                 if uid is not None:
                     os.fchown(fd, uid, uid)
@@ -101,34 +106,32 @@ def _walk(root, parts, create=False, uid=None, mode=0o755):
         raise
 
 
-def box_mkdir(root, rel, uid=None, fresh=False, mode=0o755):
+def box_mkdir(root, rel, uid=None, fresh=False, mode=0o755, replace=True):
     """Make ROOT/REL (and the folders above it) with no link followed; FRESH removes what was
     there first. The folders made are given to UID (the box's user) when it is set."""
-    parts = _parts(rel)
-    if fresh and parts:
+    names = parts(rel)
+    if fresh and names:
         box_remove(root, rel)
-    fd = _walk(root, parts, create=True, uid=uid, mode=mode)
-    os.close(fd)
+    os.close(_walk(root, names, create=True, uid=uid, mode=mode, replace=replace))
 
 
-def box_write(root, rel, data, uid=None, mode=0o644):
-    """Write a new file ROOT/REL (replacing whatever entry had that name, a link included)."""
+def box_write(root, rel, data, uid=None, mode=0o644, replace=True):
+    """Write a new file ROOT/REL (replacing whatever entry had that name, a link included).
+    The folders made on the way are UID's; the file stays the grader's (the box's user
+    reads it, and cannot change it)."""
     if isinstance(data, str):
         data = data.encode("utf-8")
-    parts = _parts(rel)
-    fd = _walk(root, parts[:-1], create=True, uid=uid)
+    names = parts(rel)
+    if not names:
+        raise ValueError("an empty path names the box itself")
+    fd = _walk(root, names[:-1], create=True, uid=uid, replace=replace)
     try:
-        remove_at(fd, parts[-1])
-        f = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
-                    getattr(os, "O_CLOEXEC", 0), mode, dir_fd=fd)
+        remove_at(fd, names[-1])
+        f = os.open(names[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
+                    os.O_CLOEXEC, mode, dir_fd=fd)
         try:
             os.fchmod(f, mode)
-            if uid is not None:
-                os.fchown(f, uid, uid)
-            view = memoryview(data)
-            while view:
-                n = os.write(f, view)
-                view = view[n:]
+            write_all(f, data)
         finally:
             os.close(f)
     finally:
@@ -137,15 +140,15 @@ def box_write(root, rel, data, uid=None, mode=0o644):
 
 def box_remove(root, rel):
     """Remove ROOT/REL whatever it is (a folder with all it holds), following no link."""
-    parts = _parts(rel)
-    if not parts:
+    names = parts(rel)
+    if not names:
         raise ValueError("box_remove needs a path inside the box")
     try:
-        fd = _walk(root, parts[:-1])
-    except (FileNotFoundError, NotADirectoryError, OSError):
+        fd = _walk(root, names[:-1])
+    except OSError:
         return
     try:
-        remove_at(fd, parts[-1])
+        remove_at(fd, names[-1])
     finally:
         os.close(fd)
 
@@ -162,10 +165,10 @@ def remove_at(dfd, name):
         os.unlink(name, dir_fd=dfd)
         return
     try:
-        sub = os.open(name, _DIR_FLAGS, dir_fd=dfd)
+        sub = os.open(name, DIR, dir_fd=dfd)
     except PermissionError:
         os.chmod(name, 0o700, dir_fd=dfd)  # just seen to be a folder, not a link
-        sub = os.open(name, _DIR_FLAGS, dir_fd=dfd)
+        sub = os.open(name, DIR, dir_fd=dfd)
     try:
         for entry in os.listdir(sub):
             remove_at(sub, entry)
@@ -179,7 +182,7 @@ def remove_tree(path):
     path = os.path.abspath(str(path))
     parent, name = os.path.split(path)
     try:
-        fd = os.open(parent, _DIR_FLAGS)
+        fd = os.open(parent, DIR)
     except OSError:
         return
     try:
@@ -193,12 +196,9 @@ def read_plain(path, max_bytes):
     (a FIFO is not even waited on), missing, or larger than MAX_BYTES. For the grader's own
     files and for the files of a folder it does not trust (a submission, a clone)."""
     try:
-        fd = os.open(str(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK |
-                     getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(str(path), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as e:
-        return None, ("it is a symbolic link" if e.errno == errno.ELOOP else
-                      "it does not exist" if e.errno == errno.ENOENT else
-                      e.strerror or str(e))
+        return None, why_not(e)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -220,59 +220,41 @@ def read_plain(path, max_bytes):
         os.close(fd)
 
 
+def why_not(e):
+    """Why an open with no link followed failed (OSError E), in words."""
+    if e.errno == errno.ELOOP:
+        return "it is a symbolic link"
+    if e.errno == errno.ENOTDIR:
+        return "a part of its path is not a folder (a link?)"
+    if e.errno == errno.ENOENT:
+        return "it does not exist"
+    return e.strerror or str(e)
+
+
 def read_regular(path, max_bytes):
     """A grader-owned file's bytes (no link followed, regular files only), or None."""
     return read_plain(path, max_bytes)[0]
 
 
 # ---------------------------------------------------------------------------------------
-# A box's files through the box: its own methods (sandbox.py's Box.mkdir, write_file, remove:
-# no link followed, owned by the box's user), else the functions above.
+# A box's files (a sandbox.Box's, or its tests' stand-in's): the functions above, the folders
+# made given to the box's user.
 
 def bmkdir(box, rel, fresh=False):
     """Make folder REL in BOX (FRESH: empty); whatever stands in the way on its path (a link,
     a file the run left) is removed first, never followed. Its path."""
-    parts = _parts(rel)
-    if fresh:
-        bremove(box, rel)
-    if not hasattr(box, "mkdir"):
-        box_mkdir(box.root, rel, uid=box.uid)
-        return os.path.join(str(box.root), *parts)
-    for i in range(1, len(parts) + 1):
-        sub = "/".join(parts[:i])
-        try:
-            box.mkdir(sub)
-        except OSError:
-            box.remove(sub)        # a link or a file in its place: the link itself goes
-            box.mkdir(sub)
-    return os.path.join(str(box.root), *parts)
+    box_mkdir(box.root, rel, uid=box.uid, fresh=fresh)
+    return os.path.join(str(box.root), *parts(rel))
 
 
 def bwrite(box, rel, data, mode=0o644):
     """A new file REL in BOX (the box's user reads it; whatever had its name is removed)."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    parts = _parts(rel)
-    if len(parts) > 1:
-        bmkdir(box, "/".join(parts[:-1]))
-    if hasattr(box, "write_file"):
-        box.write_file(rel, data, mode)
-    else:
-        box_write(box.root, rel, data, uid=box.uid, mode=mode)
+    box_write(box.root, rel, data, uid=box.uid, mode=mode)
 
 
 def bremove(box, rel):
     """Remove REL from BOX (a folder with all it holds; a link itself), following no link."""
-    if hasattr(box, "remove"):
-        try:
-            box.remove(rel)
-        except (FileNotFoundError, NotADirectoryError):
-            pass
-        except OSError:
-            # a part of the path above REL is a link: what REL names is not the box's to reach
-            pass
-    else:
-        box_remove(box.root, rel)
+    box_remove(box.root, rel)
 
 
 def tampered(why):
@@ -284,11 +266,16 @@ def tampered(why):
 
 
 def bexists(box, rel):
-    """Is REL a regular file of BOX (no link followed)?"""
-    parts = _parts(rel)
-    if hasattr(box, "listdir"):
-        names = box.listdir("/".join(parts[:-1]))
-        if names is None or parts[-1] not in names:
-            return False
-    data, why = box.read_file(rel, 0)
-    return data is not None or "more than" in why or "larger than" in why
+    """Is REL a regular file of BOX, of one name (no link followed)?"""
+    names = parts(rel)
+    try:
+        fd = _walk(box.root, names[:-1])
+    except OSError:
+        return False
+    try:
+        st = os.stat(names[-1], dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return stat.S_ISREG(st.st_mode) and st.st_nlink == 1

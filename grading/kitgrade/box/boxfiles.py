@@ -1,18 +1,16 @@
-"""A box's folder as the trusted side touches it: its mount, its paths, no link followed.
+"""A box's folder as the trusted side touches it: its mount, its disk use, no link followed.
 
-A box's folder as the trusted side touches it: its tmpfs mount (root only), paths checked to
-stay inside it, and file access that follows no link at any step. Part of sandbox.py (Box's
-methods use these)."""
+Its tmpfs mount (root only) and the disk it uses, walked with no link followed (its files are
+reached through base/fsutil.py's walks). Part of sandbox.py (Box's methods use these)."""
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import errno
 import os
 import stat
 from typing import List, Optional, Sequence
 
-from ..base.fsutil import remove_at as _remove_at
+from ..base.fsutil import DIR
 from .procfs import _read_or, parse_mountinfo
 
 
@@ -55,29 +53,7 @@ def _is_mount(path: str) -> bool:
     return path in {mp for mp, _, _, _ in parse_mountinfo(_read_or("/proc/self/mountinfo"))}
 
 
-# ------------------------------------------------------------------- files with no link followed
-
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
-
-
-def _split_rel(rel: str) -> List[str]:
-    parts = [p for p in str(rel).split("/") if p not in ("", ".")]
-    if str(rel).startswith("/") or "\0" in str(rel) or ".." in parts:
-        raise ValueError(f"'{rel}' is not a plain path inside the box")
-    return parts
-
-
-def _why(e: OSError) -> str:
-    if e.errno == errno.ELOOP:
-        return "it is a symbolic link"
-    if e.errno == errno.ENOTDIR:
-        return "a part of its path is not a folder (a link?)"
-    if e.errno == errno.ENOENT:
-        return "it does not exist"
-    return e.strerror or str(e)
-
-
-
+# ------------------------------------------------------------------- the disk it uses
 
 def _usage_at(dfd: int) -> int:
     """Bytes used under the folder open as dfd (allocated blocks), following no link."""
@@ -90,7 +66,7 @@ def _usage_at(dfd: int) -> int:
         total += st.st_blocks * 512
         if stat.S_ISDIR(st.st_mode):
             try:
-                cfd = os.open(entry, _DIR, dir_fd=dfd)
+                cfd = os.open(entry, DIR, dir_fd=dfd)
             except OSError:
                 continue
             try:

@@ -16,11 +16,11 @@ as root, a user id of its own); Box.run runs one command and returns how it ende
   client limit where an MPS daemon runs, else measured with nvidia-smi). Each breach has its own
   name in Result.breach; every process of the run is killed at its end.
 - The trusted side reads and changes the box's files only through Box methods that follow no
-  link at any step (openat with O_NOFOLLOW from the box's root).
+  link at any step (openat with O_NOFOLLOW from the box's root: base/fsutil.py's walks).
 What a machine cannot enforce is said in Sandbox.notes and Sandbox.enforcement.
 This file is the interface (Sandbox, Box, and the names below); the work is done in its parts:
 sbtypes.py (Limits, Result, SandboxError), procfs.py (reading /proc and the kernel's files),
-cgroups.py (the runs' cgroups), boxfiles.py (the box's mount and its files, no link followed),
+cgroups.py (the runs' cgroups), boxfiles.py (the box's mount and its disk use),
 bwrapview.py (bubblewrap's command line: what a run sees) and runwatch.py (one run, start to end).
 """
 from __future__ import annotations
@@ -37,9 +37,10 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..base.fsutil import (DIR, _walk, box_mkdir, box_remove, box_write, parts, remove_at,
+                           why_not)
 from . import uidpool
-from .boxfiles import (_DIR, _is_mount, _mount_tmpfs, _mounts_below, _remove_at, _split_rel,
-                       _umount, _under, _usage_at, _why)
+from .boxfiles import _is_mount, _mount_tmpfs, _mounts_below, _umount, _under, _usage_at
 from .bwrapview import _SYSTEM, _BwrapView
 from .cgroups import _CgroupHost
 from .procfs import (_kill, _listdir, _pids_of_uid, _read_or, parse_gpu_apps, parse_ldconfig,
@@ -315,48 +316,24 @@ class Box:
             self.close()
             raise
 
-    # ---- safe file access
-    def _open_parent(self, rel: str, create: bool) -> Tuple[int, str]:
-        """A descriptor of the folder that holds rel's last part, reached with no link followed
-        (folders made on the way when create), and that last part."""
-        parts = _split_rel(rel)
-        if not parts:
-            raise ValueError("an empty path names the box itself")
-        fd = os.open(self.root, _DIR)
-        try:
-            for p in parts[:-1]:
-                try:
-                    nfd = os.open(p, _DIR, dir_fd=fd)
-                except FileNotFoundError:
-                    if not create:
-                        raise
-                    os.mkdir(p, 0o755, dir_fd=fd)
-                    nfd = os.open(p, _DIR, dir_fd=fd)
-                    self._own(nfd)
-                os.close(fd)
-                fd = nfd
-            return fd, parts[-1]
-        except BaseException:
-            os.close(fd)
-            raise
-
-    def _own(self, fd: int) -> None:
-        if self.uid is not None:
-            os.fchown(fd, self.uid, self.gid)
-
+    # ---- safe file access (base/fsutil.py's walks: no link followed at any step; a link or
+    # a file where a folder should be is an OSError here, never replaced)
     def read_file(self, rel: str, max_bytes: int) -> Tuple[Optional[bytes], str]:
         """The content of the regular file rel (no link followed at any step, at most max_bytes),
         or (None, why)."""
         try:
-            dfd, name = self._open_parent(rel, False)
+            names = parts(rel)
+            if not names:
+                raise ValueError("an empty path names the box itself")
+            dfd = _walk(self.root, names[:-1])
         except ValueError as e:
             return None, str(e)
         except OSError as e:
-            return None, f"{rel}: {_why(e)}"
+            return None, f"{rel}: {why_not(e)}"
         try:
-            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, dir_fd=dfd)
+            fd = os.open(names[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, dir_fd=dfd)
         except OSError as e:
-            return None, f"{rel}: {_why(e)}"
+            return None, f"{rel}: {why_not(e)}"
         finally:
             os.close(dfd)
         try:
@@ -384,14 +361,7 @@ class Box:
         """The names in folder rel ('' the box itself), reached with no link followed; None when
         it is not a folder."""
         try:
-            if not _split_rel(rel):
-                fd = os.open(self.root, _DIR)
-            else:
-                dfd, name = self._open_parent(rel, False)
-                try:
-                    fd = os.open(name, _DIR, dir_fd=dfd)
-                finally:
-                    os.close(dfd)
+            fd = _walk(self.root, parts(rel))
         except (OSError, ValueError):
             return None
         try:
@@ -401,52 +371,24 @@ class Box:
 
     def mkdir(self, rel: str) -> Path:
         """Make folder rel (and those above it) for the box user, following no link; its path."""
-        dfd, name = self._open_parent(rel, True)
-        try:
-            try:
-                os.mkdir(name, 0o755, dir_fd=dfd)
-            except FileExistsError:
-                pass
-            fd = os.open(name, _DIR, dir_fd=dfd)  # fails on a link or a file in its place
-            try:
-                self._own(fd)
-            finally:
-                os.close(fd)
-        finally:
-            os.close(dfd)
-        return self.root.joinpath(*_split_rel(rel))
+        box_mkdir(self.root, rel, uid=self.uid, replace=False)
+        return self.root.joinpath(*parts(rel))
 
     def write_file(self, rel: str, data: bytes, mode: int = 0o644) -> Path:
         """Put a file in the box (whatever had its name is removed first, links not followed).
         It stays the grader's: the box user can read it, not change it."""
-        dfd, name = self._open_parent(rel, True)
-        try:
-            _remove_at(dfd, name)
-            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dfd)
-            try:
-                os.fchmod(fd, mode)
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-            finally:
-                os.close(fd)
-        finally:
-            os.close(dfd)
-        return self.root.joinpath(*_split_rel(rel))
+        box_write(self.root, rel, data, uid=self.uid, mode=mode, replace=False)
+        return self.root.joinpath(*parts(rel))
 
     def remove(self, rel: str) -> None:
         """Remove rel and everything under it, following no link (a link is removed itself)."""
-        dfd, name = self._open_parent(rel, False)
-        try:
-            _remove_at(dfd, name)
-        finally:
-            os.close(dfd)
+        box_remove(self.root, rel)
 
     def disk_used_mb(self) -> float:
         if self._mounted:
             s = os.statvfs(self.root)
             return (s.f_blocks - s.f_bfree) * s.f_frsize / MB
-        fd = os.open(self.root, _DIR)
+        fd = os.open(self.root, DIR)
         try:
             return _usage_at(fd) / MB
         finally:
@@ -489,9 +431,9 @@ class Box:
         path = str(self.root)
         for mp in _mounts_below(path) + ([path] if _is_mount(path) else []):
             _umount(mp)
-        wfd = os.open(self._sb.workroot, _DIR)
+        wfd = os.open(self._sb.workroot, DIR)
         try:
-            _remove_at(wfd, self.name)
+            remove_at(wfd, self.name)
         finally:
             os.close(wfd)
 

@@ -67,19 +67,9 @@ def status_line(out, queue=None):
                 " (%s)" % mstate if mstate else ""))
 
 
-def status_main(argv):
-    """--status OUT (or --status --out OUT): the line on standard output; exit 2 on bad usage
-    or an OUT that holds no grading."""
-    out = None
-    rest = [a for a in argv if a != "--status"]
-    for k, a in enumerate(rest):
-        if a == "--out" and k + 1 < len(rest):
-            out = rest[k + 1]
-        elif a.startswith("--out="):
-            out = a[6:]
-    if out is None:
-        plain = [a for a in rest if not a.startswith("--")]
-        out = plain[0] if len(plain) == 1 else None
+def status_main(out):
+    """--status OUT (or --status --out OUT): the line on standard output; exit 2 without OUT
+    or with an OUT that holds no grading."""
     if not out:
         sys.stderr.write("grade: %s\n" % USAGE_LINE)
         return 2

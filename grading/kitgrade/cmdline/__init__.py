@@ -1,5 +1,6 @@
 """The command line: the options, --help and grading/grade's entry (the top layer).
 
-cli parses the whole command line (the option groups of cluster.slurmopts and
-course.wfopts included); entry runs the layers below. No layer below imports this one.
+cli reads the whole command line with one argparse parser (the instructors' and the Slurm
+options in groups of their own, which course.wfopts and cluster.slurmopts check); entry runs
+the layers below. No layer below imports this one.
 """

@@ -39,13 +39,13 @@ def sandbox_words(ctx, mode):
 
 
 def main(argv):
-    if "--status" in argv:                      # --status OUT: reads OUT only
-        return status_main(argv)
     try:
         opts = cli.parse(argv)
     except cli.UsageError as e:
         say(str(e))
         return 2
+    if opts.status is not None:                 # --status OUT: reads OUT only
+        return status_main(opts.out or opts.status)
     if opts.help:
         sys.stdout.write(cli.USAGE)
         return 0

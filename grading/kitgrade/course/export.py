@@ -76,14 +76,18 @@ def _num(x: float) -> str:
 
 
 def _lookup(points: Dict[str, Optional[float]]):
+    """(grade, POINTS by lower-case name): grade(student, skipped) is the student's cell, the
+    points (0 for None), or "" - left blank, and said in SKIPPED - when POINTS has none."""
     low = {k.lower(): v for k, v in points.items()}
 
-    def find(s: Student):
+    def grade(s: Student, skipped: List[str]) -> str:
         for x in s.logins():
             if x.lower() in low:
-                return True, low[x.lower()]
-        return False, None
-    return find, low
+                p = low[x.lower()]
+                return _num(p if p is not None else 0.0)
+        skipped.append("%s: no grade, left blank" % (s.login or s.name))
+        return ""
+    return grade, low
 
 
 def _leftovers(roster: Roster, low) -> List[str]:
@@ -117,7 +121,7 @@ def export_canvas(roster: Roster, points: Dict[str, Optional[float]], *, assignm
         raise ExportError("--assignment: give the assignment's name as Canvas shows it")
     column = (_assignment_column(roster, assignment) if roster.kind == "canvas" else None) \
         or assignment.strip()
-    find, low = _lookup(points)
+    grade, low = _lookup(points)
     rows = [CANVAS_ID_COLUMNS + [column],
             [CANVAS_POINTS_ROW, "", "", "", "", _num(max_points)]]
     skipped = []
@@ -126,13 +130,7 @@ def export_canvas(roster: Roster, points: Dict[str, Optional[float]], *, assignm
             ident = [s.row.get(c, "") for c in CANVAS_ID_COLUMNS]
         else:
             ident = [s.name, s.id, s.sis_id, s.login, s.section]
-        found, p = find(s)
-        if not found:
-            skipped.append("%s: no grade, left blank" % (s.login or s.name))
-            cell = ""
-        else:
-            cell = _num(p if p is not None else 0.0)
-        rows.append(ident + [cell])
+        rows.append(ident + [grade(s, skipped)])
     return Export(_csv(rows), skipped + _leftovers(roster, low))
 
 
@@ -145,7 +143,7 @@ def export_moodle(roster: Roster, points: Dict[str, Optional[float]], *, assignm
     column = (_assignment_column(roster, assignment) if roster.kind == "moodle" else None) \
         or assignment.strip()
     ident_col = MOODLE_IDENTIFIERS[identifier]
-    find, low = _lookup(points)
+    grade, low = _lookup(points)
     rows = [["First name", "Last name", ident_col, column]]
     skipped = []
     for s in roster.students:
@@ -158,17 +156,11 @@ def export_moodle(roster: Roster, points: Dict[str, Optional[float]], *, assignm
             else:
                 first, _, last = s.name.strip().partition(" ")
         key = {"email": s.email, "username": s.login, "idnumber": s.sis_id or s.id}[identifier]
-        found, p = find(s)
         if not key:
             who = s.login or s.name
             skipped.append("%s: no %s on the roster, not exported" % (who, ident_col))
             continue
-        if not found:
-            skipped.append("%s: no grade, left blank" % (s.login or s.name))
-            cell = ""
-        else:
-            cell = _num(p if p is not None else 0.0)
-        rows.append([first, last, key, cell])
+        rows.append([first, last, key, grade(s, skipped)])
     return Export(_csv(rows), skipped + _leftovers(roster, low))
 
 

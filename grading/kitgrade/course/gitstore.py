@@ -38,11 +38,11 @@ import re
 import stat
 from typing import Optional
 
-from ..base.fsutil import remove_tree
+from ..base.fsutil import DIR as _DIR
+from ..base.fsutil import remove_tree, write_all
 
 MAX_BYTES = 1 << 30
 MAX_FILES = 200000
-_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _OID = rb"[0-9a-f]{40}(?:[0-9a-f]{24})?"
@@ -171,9 +171,9 @@ class _Copy:
                 chunk = os.read(src, 1 << 20)
                 if not chunk:
                     break
-                _write_all(fd, chunk)
+                write_all(fd, chunk)
             if data:
-                _write_all(fd, data)
+                write_all(fd, data)
             if st is not None:
                 os.utime(fd, ns=(st.st_atime_ns, st.st_mtime_ns))
         finally:
@@ -313,12 +313,6 @@ class _Fd:
     def __exit__(self, *exc):
         if self.fd is not None:
             os.close(self.fd)
-
-
-def _write_all(fd, data):
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _lexists(dfd, rel):

@@ -17,7 +17,6 @@ import re
 import shutil
 import subprocess
 import tempfile
-import time
 from dataclasses import dataclass, field
 from typing import List
 
@@ -406,6 +405,3 @@ def _examined(data, name, tmpdir, tool):
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
-
-def now_ms():
-    return time.monotonic() * 1000.0

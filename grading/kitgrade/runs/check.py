@@ -11,6 +11,8 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from ..base import fsutil
+
 MAX_LISTED = 40
 
 
@@ -81,9 +83,7 @@ def _in_memory(data):
     else:
         fd = os.dup(tempfile.TemporaryFile().fileno())
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        fsutil.write_all(fd, data)
         os.lseek(fd, 0, os.SEEK_SET)
     except OSError:
         os.close(fd)

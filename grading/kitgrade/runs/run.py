@@ -21,7 +21,7 @@ from typing import List
 from ..base import fsutil
 from ..base.safetext import one_line
 from ..lab.build import BREACH_WORDS, num
-from ..lab.rubric import MASK, Rng, vname
+from ..lab.rubric import Rng, fnv1a, vname
 from . import check
 from .speedloss import running
 
@@ -87,10 +87,7 @@ def parse_desc(data):
 def rep_key(seed, part, v, k):
     """The key of timed repetition K of variant V when the grader hands none out (the
     harness's kit_rep_key, common/spec.c): the content of a correctness run's repetitions."""
-    h = 1469598103934665603
-    for b in part.encode("utf-8"):
-        h = ((h ^ b) * 1099511628211) & MASK
-    key = Rng(seed ^ h ^ ((v & 0xFFFFFFFF) << 40) ^ (k & 0xFFFFFFFF)).next()
+    key = Rng(seed ^ fnv1a(part) ^ ((v & 0xFFFFFFFF) << 40) ^ (k & 0xFFFFFFFF)).next()
     return key or 1
 
 
@@ -137,13 +134,13 @@ def runtime_status(errfile, rc, ctx):
     line = first_error(errfile)
     if "Resource temporarily unavailable" in data:
         return "process-limit", "hit the limit of %s processes: %s" % (
-            _fmt(ctx.limit_value("process-limit")), line)
+            num(ctx.limit_value("process-limit")), line)
     if re.search(r"illegal memory access|misaligned address|unspecified launch failure|"
                  r"illegal address", data, re.I):
         return "crash", "a GPU memory fault: %s" % line
     if re.search(r"out of memory", data, re.I) and ctx.rub.limits.get("gpu_memory_mb"):
         return "gpu-memory-limit", "ran out of GPU memory (limit %s MB): %s" % (
-            _fmt(ctx.limit_value("gpu-memory-limit")), line)
+            num(ctx.limit_value("gpu-memory-limit")), line)
     return "runtime-error", "exit %s: %s" % (rc, line or "no message")
 
 
@@ -382,7 +379,7 @@ class Runner:
         lim = self.ctx.limit_value(breach)
         words = BREACH_WORDS.get(breach, breach + " (%s)") % num(lim)
         if breach == "timeout":
-            words = "ran past the %s s time limit (killed)" % _fmt(lim)
+            words = "ran past the %s s time limit (killed)" % num(lim)
         return words + (" " + after if after else "")
 
     def settle(self, case, v, rel, res, errfile, alone, kind=None):
@@ -586,10 +583,3 @@ class Runner:
             self.settle(c, v, r2, res, err, True)
             self.done_with(r2)
 
-
-def _fmt(x):
-    try:
-        f = float(x)
-        return "%g" % f
-    except (TypeError, ValueError):
-        return str(x)

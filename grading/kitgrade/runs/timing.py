@@ -125,7 +125,6 @@ class Timer(RunChecks):
     def _args(self, who, items, pair):
         """The timed run's arguments after --ctl (its dump folders made afresh; its --cases
         file written where it has more than one case), and the folder of each item."""
-        ctx = self.ctx
         box = self.stu.box if who == "student" else self.ref_box
         rels, lines = {}, []
         by_case = {}                   # one line per case, its variants as a list
@@ -237,18 +236,14 @@ class Timer(RunChecks):
             hi = min(hi, 2)
         ref_items = list(all_items)
 
-        def key(it):
-            return it[0].name, it[1]
-
         def fresh_ref(p, when):
             run = self.process("reference", ref_items, p, when)
-            checks = {key(it): self.ref_check(run, it[0], it[1]) for it in ref_items}
+            checks = {_key(it): self.ref_check(run, it[0], it[1]) for it in ref_items}
             self.discard(run)
             chain["last"] = (checks, time.monotonic())
             return checks
 
-        out = {key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=ctx.clock,
-                                  reps=self.reps) for it in items}
+        out = self.timings(items)
         live, pending, runs = list(items), [], []
         for p in range(1, hi + 1):
             if not live or ctx.stop.is_set():
@@ -260,7 +255,7 @@ class Timer(RunChecks):
             if stu.res.extra_processes and len(live) > 1:
                 # whose processes they are is not known: each variant's run of its own says
                 self.discard(stu)
-                done = {k: t for k, t in out.items() if k not in {key(it) for it in live}}
+                done = {k: t for k, t in out.items() if k not in {_key(it) for it in live}}
                 for it in live:
                     o2, p2, r2 = self.chain_runs([it], chain, all_items)
                     done.update(o2)
@@ -276,12 +271,17 @@ class Timer(RunChecks):
             for it in list(live):
                 case, v = it
                 sv = self.verify(stu, case, v, False)
-                self.add_pairs(out[key(it)], it, sv, (before.get(key(it)), after.get(key(it))),
+                self.add_pairs(out[_key(it)], it, sv, (before.get(_key(it)), after.get(_key(it))),
                                live)
                 if sv.status == "ok":
                     pending.append((stu, it, sv))
             self.settled(out, live, lo)
         return out, pending, runs
+
+    def timings(self, items):
+        """{(case name, variant): a VarTiming to fill} of ITEMS."""
+        return {_key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=self.ctx.clock,
+                                   reps=self.reps) for it in items}
 
     def chain_checks(self, out, pending, runs, items):
         """The outputs of the student's timed runs checked (repetitions picked now), its runs'
@@ -356,10 +356,7 @@ class Timer(RunChecks):
         lo, hi = ctx.rub.perf_pairs
         if ctx.opts.quick:
             lo, hi = min(2, hi), min(hi, 2)
-        def key(it):
-            return it[0].name, it[1]
-        out = {key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=ctx.clock,
-                                  reps=self.reps) for it in items}
+        out = self.timings(items)
         live = list(items)
         for p in range(1, hi + 1):
             if not live or ctx.stop.is_set():
@@ -373,18 +370,18 @@ class Timer(RunChecks):
                     self.discard(r)
                 for it in live:
                     later.append([it])
-                    out.pop(key(it))
+                    out.pop(_key(it))
                 return self.finish_timings(out, items)
             failed = stu.res.breach or stu.res.signal is not None or \
                 stu.res.rc not in (0, 1, 4)
-            missing = [key(it) for it in live if stu.descs.get(key(it)) is None]
+            missing = [_key(it) for it in live if stu.descs.get(_key(it)) is None]
             for it in list(live):
                 case, v = it
-                t = out[key(it)]
-                if failed and key(it) in missing[1:] and later is not None:
+                t = out[_key(it)]
+                if failed and _key(it) in missing[1:] and later is not None:
                     # another item's crash or hang ended the run before this one: its own
                     later.append([it])
-                    out.pop(key(it))
+                    out.pop(_key(it))
                     live.remove(it)
                     continue
                 self.add_pairs(t, it, self.verify(stu, case, v, True),
@@ -510,6 +507,11 @@ class Ahead:
             self.timer.discard(run)
             if run.record in self.timer.stu.runs:
                 self.timer.stu.runs.remove(run.record)
+
+
+def _key(item):
+    """An item's key: (its case's name, the variant)."""
+    return item[0].name, item[1]
 
 
 def _med(xs):

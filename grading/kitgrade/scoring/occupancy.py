@@ -20,8 +20,6 @@ import sys
 
 from ..base.safetext import cell
 
-KINDS = ("correctness", "timed")
-
 
 def kind_of(run):
     return "timed" if str(run.get("name", "")).startswith("time-") else "correctness"
