@@ -60,11 +60,17 @@ case $rc in
         exit 0 ;;
 esac
 
-# an error, a crash or a time-out: again, one variant at a time
-if [ -n "$(kit_case_variant "$@")" ]; then
-    echo "  ($(kit_status_text "$(kit_status "$rc" /dev/null)"): $case_text)"
-    exit "$rc"
-fi
+# an error, a crash or a time-out: again, one variant at a time (those of a
+# --variant list, or every variant of the part); one variant asked for alone
+# is reported as it ended
+chosen=$(kit_case_variant "$@")
+case $chosen in
+    "" | all) chosen="" ;;
+    *,*) ;;
+    *)
+        echo "  ($(kit_status_text "$(kit_status "$rc" /dev/null)"): $case_text)"
+        exit "$rc" ;;
+esac
 # the rows that run appended (an error leaves them) give way to the new ones
 if [ -n "$results" ] && [ -f "$results" ]; then
     if [ "$rows_before" -eq 0 ]; then
@@ -77,6 +83,7 @@ part=$(kit_case_part "$@")
 echo "  (the run ended with exit $rc: timing one variant at a time)"
 while read -r n vn _; do
     [ -n "$n" ] || continue
+    [ -z "$chosen" ] || [[ ",$chosen," == *",$n,"* ]] || continue
     kit_timeout "$limit" "$bin" "$@" --variant "$n" >/dev/null 2>&1
     r=$?
     case $r in

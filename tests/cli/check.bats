@@ -99,6 +99,17 @@ CRASH_INVERT='(void)in; (void)out; (void)w; (void)h; *(volatile int *)0 = 1; ret
     [[ "$output" == *"v1 bytes: crashed"* ]]
     [ "$(awk -F'\t' '$2 == 2 && $18 == "pass"' "$BATS_TEST_TMPDIR/b.tsv" | wc -l)" -eq 1 ]
     [ "$(grep -c '^lab	' "$BATS_TEST_TMPDIR/b.tsv")" -eq 1 ]
+    # a --variant list (lab 03's bench): again one at a time, the listed ones
+    rm -f "$BATS_TEST_TMPDIR/b.tsv"
+    run "$K/common/student/run-variants.sh" "$TP/lab99" --part invert --variant 1,2 --size 17x13 \
+        --reps 3 --quiet --results "$BATS_TEST_TMPDIR/b.tsv"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"timing one variant at a time"* ]]
+    [[ "$output" == *"v1 bytes: crashed"* ]]
+    [ "$(awk -F'\t' '$2 == 2 && $18 == "pass"' "$BATS_TEST_TMPDIR/b.tsv" | wc -l)" -eq 1 ]
+    # one variant asked for alone: its own end, reported
+    run "$K/common/student/run-variants.sh" "$TP/lab99" --part invert --variant 1 --size 17x13 --reps 3 --quiet
+    [ "$status" -ne 0 ]
 }
 
 @test "bench runs: variants not written yet and wrong ones are named, the run goes on" {
