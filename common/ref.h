@@ -14,8 +14,9 @@ extern "C" {
 /* 2D correlation, filter size x size (odd), zero outside the image:
  *   dst(x,y,ch) = sum_{i,j} f[i][j] * src(x+j-R, y+i-R, ch)
  * planar != 0 selects the planar layout, else interleaved. No clamping. */
-/* Threads the references may use: 1 (the default: the grader's checker);
- * 0 every core (a lab binary's own check sets it). */
+/* Threads the references may use: 1 (the default: the grader's checker and
+ * other tools); 0 OMP_NUM_THREADS or every core (a lab binary's own check
+ * sets it). Always 1 inside a parallel region. */
 extern int kit_ref_threads;
 
 void kit_ref_corr2d_f32(const float *src, float *dst, int w, int h, int c, int planar,

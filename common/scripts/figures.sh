@@ -65,7 +65,7 @@ for d in labs/*/; do
     log="$root/out/figures/$lab.log"
     limit=()
     [ -n "${KIT_FIGURES_TIMEOUT:-}" ] && limit=(timeout -k 5 "$KIT_FIGURES_TIMEOUT")
-    if "${limit[@]}" make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" >"$log" 2>&1; then
+    if ${limit[@]+"${limit[@]}"} make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" >"$log" 2>&1; then
         # the seconds each measuring target took (lab.mk's figures-step lines)
         steps=$(sed -n 's/^figures-step: \([a-z0-9_-]*\) \([0-9]*\) s$/\1 \2/p' "$log" | paste -sd, | sed 's/,/, /g')
         echo "ok ($((SECONDS - t0)) s${steps:+: $steps})"

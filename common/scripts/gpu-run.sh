@@ -26,6 +26,10 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
+deadline=${KIT_GPU_DEADLINE:-0}
+case $deadline in
+    '' | *[!0-9]*) echo "gpu-run: KIT_GPU_DEADLINE must be whole seconds, not '$deadline'"; exit 2 ;;
+esac
 dest=${KIT_GPU_OUT:-$root/out/gpu}
 rm -rf "$dest"
 mkdir -p "$dest"
@@ -34,7 +38,6 @@ gpu_labs=$(for d in labs/*/; do grep -q '^GPU *:= *1' "$d/Makefile" 2>/dev/null 
 all_labs=$(for d in labs/*/; do [ -f "$d/Makefile" ] && echo "${d%/}"; done)
 summary=()
 failed=0
-deadline=${KIT_GPU_DEADLINE:-0}
 # limit: the timeout command that ends a step at the deadline (none without one)
 limit() {
     [ "$deadline" -gt 0 ] || return 0
@@ -103,10 +106,10 @@ for step in $steps; do
         done ;;
     figures)
         run figures common/scripts/figures.sh ${only//,/ }
-        grep -E '^figures: (machine|[0-9]+_)|s in all' "$dest/figures.log" | sed 's/^/   /' ;;
+        grep -E '^figures: (machine|[0-9]+_)|s in all' "$dest/figures.log" 2>/dev/null | sed 's/^/   /' ;;
     demo)
         run demo make -s demo
-        grep -E '^demo: [0-9]+_|^demo: grading|ran in' "$dest/demo.log" | sed 's/^/   /' ;;
+        grep -E '^demo: [0-9]+_|^demo: grading|ran in' "$dest/demo.log" 2>/dev/null | sed 's/^/   /' ;;
     sanitize)
         for d in $gpu_labs; do run "sanitize-$(basename "$d")" make -s -C "$d" sanitize REF=1; done ;;
     profile)
