@@ -183,8 +183,16 @@ PY
         [ -f "$(dirname "$f")/reference/results.json" ] || { echo "$f"; false; }
     done
     [ ! -e "$out/reference" ]
-    # the same grades as the local grading: statuses and correctness exactly, speed within two steps
-    [ "$(tail -n +2 "$out/grades.csv" | cut -d, -f1,3-6,10)" = "$(tail -n +2 "$W/local1/grades.csv" | cut -d, -f1,3-6,10)" ]
+    # the same grades as the local grading: statuses and correctness exactly, speed within two steps;
+    # the slow examples (v2 as slow as v1) may pass the 8 s run limit in one grading and not in
+    # the other when the machine is loaded (both gradings share 2 cores with other test files):
+    # for them ok or timeout, whichever each grading met
+    same() { tail -n +2 "$1/grades.csv" | grep -v '^s-slow' | cut -d, -f1,3-6,10; }
+    diff <(same "$W/local1") <(same "$out") || { echo "local (<) and Slurm (>) gradings differ"; false; }
+    for g in "$W/local1" "$out"; do
+        run bash -c "grep '^s-slow' '$g/grades.csv' | cut -d, -f10 | grep -v -x -E 'ok|timeout'"
+        [ -z "$output" ] || { echo "$g: a slow example's status: $output"; false; }
+    done
     run python3 - "$W/local1" "$out" <<'PY'
 import json, os, sys
 a, b = sys.argv[1:]
@@ -194,6 +202,8 @@ bad = 0
 for sid in sorted(os.listdir(os.path.join(a, "students"))):
     ra = json.load(open(os.path.join(a, "students", sid, "results.json")))
     rb = json.load(open(os.path.join(b, "students", sid, "results.json")))
+    if sid.startswith("s-slow") and ra["status"] != rb["status"]:
+        continue  # one grading met the run limit (ok or timeout, checked above)
     assert ra["status"] == rb["status"], sid
     for va, vb in zip(ra["variants"], rb["variants"]):
         # two steps: on a 2-core machine two local gradings of one class already differ by
