@@ -32,7 +32,7 @@ planted() {
     local t="$BATS_TEST_TMPDIR/README.xx.md"
     fake_translation "$EN01" "$t.in"
     sed "$1" "$t.in" >"$t"
-    ! cmp -s "$t.in" "$t" # the plant changed something
+    if cmp -s "$t.in" "$t"; then echo "the plant changed nothing: $1"; return 1; fi
     run python3 "$SYNC" check "$EN01" "$t"
 }
 
@@ -62,7 +62,8 @@ planted() {
     grep -q 'with `--filter box$' "$en2"
     fake_translation "$en2" "$BATS_TEST_TMPDIR/README.xx.md.in"
     sed '/with `--filter box$/{N;s/\n */ /}' "$BATS_TEST_TMPDIR/README.xx.md.in" >"$BATS_TEST_TMPDIR/README.xx.md"
-    ! cmp -s "$BATS_TEST_TMPDIR/README.xx.md.in" "$BATS_TEST_TMPDIR/README.xx.md"
+    run cmp -s "$BATS_TEST_TMPDIR/README.xx.md.in" "$BATS_TEST_TMPDIR/README.xx.md"
+    [ "$status" -ne 0 ] # the reflow changed the file
     run python3 "$SYNC" check "$en2" "$BATS_TEST_TMPDIR/README.xx.md"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     sed -i 's/with `--filter box --radius 4`/with --filter box --radius 4/' "$BATS_TEST_TMPDIR/README.xx.md"
@@ -254,7 +255,8 @@ greek_kit() {
         # the Greek handout, its link to the English one pointing at README.en.md
         cmp "$s/labs/$l/README.md" <(sed 's|](README\.md)|](README.en.md)|g' "$K/labs/$l/README.el.md")
         grep -qF '](README.en.md)' "$s/labs/$l/README.md"
-        ! grep -qF '](README.md)' "$s/labs/$l/README.md"
+        run grep -cF '](README.md)' "$s/labs/$l/README.md"
+        [ "$output" = 0 ]
         n=$((n + 1))
     done
     [ "$n" -ge 7 ]

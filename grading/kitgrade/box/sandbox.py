@@ -214,10 +214,8 @@ class Sandbox(_BwrapView):
             n.append("memory: no memory cgroup here; the resident memory of a run's processes is "
                      "measured every few milliseconds and the run stopped past the limit (a fast "
                      "allocation can pass it briefly; memory the kernel holds for a run is not seen)")
-        if "pids" in has:
-            e["nproc"] = "kernel"
-        else:
-            e["nproc"] = "kernel"
+        e["nproc"] = "kernel"  # the pids cgroup, or else RLIMIT_NPROC
+        if "pids" not in has:
             n.append("processes: no pids cgroup here; RLIMIT_NPROC limits them" +
                      ("" if self.as_root else ", counted over every process of the grader's user "
                       "(the runs share it)") + ", and a breach is reported only when seen")
