@@ -208,7 +208,7 @@ figures: all
 	  s=$$(date +%s); $(MAKE) --no-print-directory -s $$t REF=1 OUT=$(FIGURES_OUT) $$args || exit $$?; \
 	  echo "figures-step: $$t $$(( $$(date +%s) - s )) s"; done
 	@python3 $(COMMON)/scripts/figures.py collect --lab-dir . --machine "$(MACHINE)" --commit "$(COMMIT)" \
-	  --driver "$(DRIVER)" $(addprefix $(FIGURES_OUT)/,$(FIGURES_FILES))
+	  --sources "$(SOURCES)" --driver "$(DRIVER)" $(addprefix $(FIGURES_OUT)/,$(FIGURES_FILES))
 FIGURES_HANDOUTS := README.md $(sort $(wildcard README.*.md))
 figures-table:
 	@python3 $(COMMON)/scripts/figures.py render $(FIGURES_HANDOUTS) figures

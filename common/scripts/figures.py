@@ -248,6 +248,8 @@ def collect(args):
         "# date: %s" % (last_line(comments, "# date:") or "-"),
         "# commit: %s" % (args.commit or "-"),
     ]
+    if args.sources:                    # what figures.sh compares to say up to date
+        prov.append("# sources: %s" % args.sources)
     folder = os.path.join(args.lab_dir, "figures")
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, args.machine + ".tsv")
@@ -377,6 +379,7 @@ def main(argv):
     c.add_argument("--machine", required=True)
     c.add_argument("--commit", default="")
     c.add_argument("--driver", default="")
+    c.add_argument("--sources", default="", help="the hash of the sources measured (figures.sh)")
     c.add_argument("files", nargs="+")
     r = sub.add_parser("render")
     r.add_argument("paths", nargs="+", metavar="HANDOUT... FIGURES-DIR")

@@ -8,9 +8,13 @@
 #   KIT_FIGURES_FORCE=1                       measure even the labs that are up to date
 #   KIT_FIGURES_TIMEOUT=S                     stop a lab's measuring after S seconds (failed)
 #
-# A lab whose figures for this machine were measured at a commit since which
-# nothing it runs has changed (its sources but the handout and the figures, its
-# solution, the kit's C library) is up to date and not measured again.
+# A lab whose figures for this machine were measured from the very sources it
+# runs now is up to date and not measured again. The sources are its files but
+# the handouts and the figures, its solution and the kit's C library, named by
+# a hash of their contents (`# sources:` in the TSV), so that a copy of the
+# tree without .git (the GPU machine's) tells the same as a clone.
+#
+#   common/scripts/figures.sh --sources-hash NN   print lab NN's sources hash
 #
 # Provenance: the GPU, driver and CUDA of the runs, the host, the date, and the
 # commit ($KIT_COMMIT where the tree is a copy without .git). Without a CUDA
@@ -19,6 +23,25 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
+# sources_hash LAB: one hash of the files lab LAB runs (the same list and the
+# same hash with or without git: the files are found by name, build outputs
+# and handouts left out)
+sources_hash() {
+    {
+        find "labs/$1" "solutions/$1" \( -name out -o -name build -o -name figures -o -name __pycache__ \) -prune \
+            -o -type f \( -name Makefile -o -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.py' \
+            -o -name '*.awk' -o -name '*.sh' -o -name '*.gp' -o -name '*.mk' \) -print 2>/dev/null
+        find common \( -name build -o -name scripts \) -prune -o -type f \( -name '*.c' -o -name '*.h' \
+            -o -name '*.cu' -o -name lab.mk -o -name config.mk \) -print
+    } | LC_ALL=C sort | while IFS= read -r f; do printf '%s  %s\n' "$(sha256sum <"$f" | cut -c1-64)" "$f"; done |
+        sha256sum | cut -c1-16
+}
+if [ "${1:-}" = --sources-hash ]; then
+    [ $# -eq 2 ] && [ -d "$(ls -d labs/"$2"_*/ 2>/dev/null | head -n 1)" ] ||
+        { echo "figures: --sources-hash needs one lab number (e.g. 03)"; exit 2; }
+    sources_hash "$(basename "$(ls -d labs/"$2"_*/ | head -n 1)")"
+    exit 0
+fi
 machine=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 # the commit measured: $KIT_COMMIT as given (a copy of a tree says which), else
@@ -36,14 +59,10 @@ if [ -z "$machine" ]; then
 fi
 slug=$(printf '%s' "$machine" | sed 's/^ *//; s/[^A-Za-z0-9.]\{1,\}/-/g; s/-$//')
 echo "figures: machine $slug, driver ${driver:--}, commit ${commit:--}"
-# up_to_date LAB FILE: FILE was measured at a commit of this repository, and
-# nothing the lab runs differs from it now (committed or not)
+# up_to_date LAB FILE: FILE was measured from the sources LAB has now
 up_to_date() {
-    measured_at=$(sed -n 's/^# commit: \([0-9a-f]\{7,40\}\).*/\1/p' "$2" 2>/dev/null | head -n 1)
-    [ -n "$measured_at" ] && git cat-file -e "$measured_at^{commit}" 2>/dev/null || return 1
-    set -- "labs/$1" ":!labs/$1/README*.md" ":!labs/$1/figures" "solutions/$1" \
-        'common/*.c' 'common/*.h' 'common/*.cu' 'common/lab.mk' 'common/config.mk'
-    git diff --quiet "$measured_at" -- "$@" 2>/dev/null
+    measured_from=$(sed -n 's/^# sources: \([0-9a-f]\{16\}\)$/\1/p' "$2" 2>/dev/null | head -n 1)
+    [ -n "$measured_from" ] && [ "$measured_from" = "$(sources_hash "$1")" ]
 }
 failed=() t_all=$SECONDS
 for d in labs/*/; do
@@ -57,7 +76,7 @@ for d in labs/*/; do
     if [ $gpu = 0 ] && grep -q '^GPU *:= *1' "$d/Makefile"; then continue; fi
     printf 'figures: %-18s ' "$lab"
     if [ "${KIT_FIGURES_FORCE:-0}" != 1 ] && up_to_date "$lab" "labs/$lab/figures/$slug.tsv"; then
-        echo "up to date (measured at $measured_at)"
+        echo "up to date (measured from sources $measured_from)"
         continue
     fi
     t0=$SECONDS
@@ -65,7 +84,8 @@ for d in labs/*/; do
     log="$root/out/figures/$lab.log"
     limit=()
     [ -n "${KIT_FIGURES_TIMEOUT:-}" ] && limit=(timeout -k 5 "$KIT_FIGURES_TIMEOUT")
-    if ${limit[@]+"${limit[@]}"} make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" >"$log" 2>&1; then
+    if ${limit[@]+"${limit[@]}"} make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" \
+        SOURCES="$(sources_hash "$lab")" >"$log" 2>&1; then
         # the seconds each measuring target took (lab.mk's figures-step lines)
         steps=$(sed -n 's/^figures-step: \([a-z0-9_-]*\) \([0-9]*\) s$/\1 \2/p' "$log" | paste -sd, | sed 's/,/, /g')
         echo "ok ($((SECONDS - t0)) s${steps:+: $steps})"

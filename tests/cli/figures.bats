@@ -173,27 +173,36 @@ fake_lab() {
     ! grep -q FAILED "$BATS_TEST_TMPDIR/demo/index.md"
 }
 
-@test "figures.sh: a lab measured at a commit with nothing it runs changed since is up to date; a change measures it again" {
+@test "figures.sh: a lab measured from the sources it has now is up to date, in a copy without .git too; a change measures it again" {
     kit="$BATS_TEST_TMPDIR/kit"
     git clone -q --shared "$KIT_ROOT" "$kit"
+    rm -rf "$kit/.git"                  # the GPU machine's copy of the tree has none
     bin="$BATS_TEST_TMPDIR/bin"
     mkdir -p "$bin"
     printf '#!/bin/sh\ncase "$*" in *driver_version*) echo 999.1 ;; *) echo "Fake GPU 9" ;; esac\n' >"$bin/nvidia-smi"
     printf '#!/bin/sh\necho "make: measuring $*"; exit 1\n' >"$bin/make"
     chmod +x "$bin/nvidia-smi" "$bin/make"
+    run "$kit/common/scripts/figures.sh" --sources-hash 03
+    [ "$status" -eq 0 ]
+    [[ $output =~ ^[0-9a-f]{16}$ ]]
+    hash=$output
     mkdir -p "$kit/labs/03_global_mem/figures"
-    printf '# commit: %s\ntable\trow\tcolumn\tvalue\n' "$(git -C "$kit" rev-parse --short=12 HEAD)" \
+    printf '# commit: 0123456789ab\n# sources: %s\ntable\trow\tcolumn\tvalue\n' "$hash" \
         >"$kit/labs/03_global_mem/figures/Fake-GPU-9.tsv"
     echo "a change to the handout is no change to what runs" >>"$kit/labs/03_global_mem/README.md"
+    mkdir -p "$kit/labs/03_global_mem/out" && echo x >"$kit/labs/03_global_mem/out/x.c"   # nor is an output
     run env PATH="$bin:$PATH" "$kit/common/scripts/figures.sh" 03
     [ "$status" -eq 0 ]
     [[ $output == *"machine Fake-GPU-9, driver 999.1"* ]]
-    [[ $output == *"03_global_mem      up to date (measured at "* ]]
-    echo "/* changed */" >>"$kit/solutions/03_global_mem/conv.cu"
+    [[ $output == *"03_global_mem      up to date (measured from sources $hash)"* ]]
+    echo "/* changed */" >>"$kit/common/compare.h"
+    run "$kit/common/scripts/figures.sh" --sources-hash 03
+    [ "$output" != "$hash" ]
     run env PATH="$bin:$PATH" "$kit/common/scripts/figures.sh" 03
     [ "$status" -eq 1 ]
     [[ $output == *"03_global_mem      FAILED"* ]]
     [[ $output == *"make: measuring -s -C labs/03_global_mem/ figures MACHINE=Fake-GPU-9"* ]]
+    [[ $output == *"SOURCES="* ]]
     run env PATH="$bin:$PATH" KIT_FIGURES_FORCE=1 "$kit/common/scripts/figures.sh" 03
     [[ $output == *"make: measuring"* ]]
 }
