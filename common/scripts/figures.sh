@@ -25,7 +25,8 @@ cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
 # sources_hash LAB: one hash of the files lab LAB runs (the same list and the
 # same hash with or without git: the files are found by name, build outputs
-# and handouts left out)
+# and handouts left out). A Makefile's demo recipe (from `demo:` to the next
+# blank line) is left out: make figures never runs it.
 sources_hash() {
     {
         find "labs/$1" "solutions/$1" \( -name out -o -name build -o -name figures -o -name __pycache__ \) -prune \
@@ -33,7 +34,13 @@ sources_hash() {
             -o -name '*.awk' -o -name '*.sh' -o -name '*.gp' -o -name '*.mk' \) -print 2>/dev/null
         find common \( -name build -o -name scripts \) -prune -o -type f \( -name '*.c' -o -name '*.h' \
             -o -name '*.cu' -o -name lab.mk -o -name config.mk \) -print
-    } | LC_ALL=C sort | while IFS= read -r f; do printf '%s  %s\n' "$(sha256sum <"$f" | cut -c1-64)" "$f"; done |
+    } | LC_ALL=C sort | while IFS= read -r f; do
+        case $f in
+            */Makefile) h=$(awk '/^demo:/ { skip = 1 } skip && /^$/ { skip = 0 } !skip' "$f" | sha256sum) ;;
+            *) h=$(sha256sum <"$f") ;;
+        esac
+        printf '%s  %s\n' "${h%% *}" "$f"
+    done |
         sha256sum | cut -c1-16
 }
 if [ "${1:-}" = --sources-hash ]; then

@@ -191,6 +191,8 @@ fake_lab() {
         >"$kit/labs/03_global_mem/figures/Fake-GPU-9.tsv"
     echo "a change to the handout is no change to what runs" >>"$kit/labs/03_global_mem/README.md"
     mkdir -p "$kit/labs/03_global_mem/out" && echo x >"$kit/labs/03_global_mem/out/x.c"   # nor is an output
+    sed -i 's/^demo:.*/&\n\t@echo the demo changed/' "$kit/labs/03_global_mem/Makefile"   # nor the demo
+    grep -q 'the demo changed' "$kit/labs/03_global_mem/Makefile"
     run env PATH="$bin:$PATH" "$kit/common/scripts/figures.sh" 03
     [ "$status" -eq 0 ]
     [[ $output == *"machine Fake-GPU-9, driver 999.1"* ]]
