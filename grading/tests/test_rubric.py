@@ -168,6 +168,24 @@ class NewForm(unittest.TestCase):
 
 
 class Late(unittest.TestCase):
+    def test_mechanism_lines(self):
+        text = ("points strip:3 1 1\npoints strip:4 1 1\npoints strip:5 1 1\npoints sum:2 1 1\n"
+                "mechanism strip:4,5 streams=2\nmechanism sum:2 no-copies\n"
+                "case a strip:all --size 4x4\n")
+        r = rubric.parse("lab.rubric", text)
+        self.assertEqual(r.mechanism, {"strip:4": {"streams": 2}, "strip:5": {"streams": 2},
+                                       "sum:2": {"no-copies": 1}})
+        self.assertEqual(r.penalty["no-mechanism"], "perf")     # correctness points stay
+        for bad, said in (("streams=1", "streams=N (N 2 or more)"), ("streams", "not 'streams'"),
+                          ("no-copies=2", "not 'no-copies=2'"), ("shared", "not 'shared'")):
+            with self.assertRaises(rubric.RubricError) as e:
+                rubric.parse("lab.rubric", text + "mechanism strip:4 %s\n" % bad)
+            self.assertIn(said, str(e.exception))
+            self.assertIn("lab.rubric:8:", str(e.exception))
+        with self.assertRaises(rubric.RubricError) as e:
+            rubric.parse("lab.rubric", text + "mechanism strip:9 no-copies\n")
+        self.assertIn("strip:9, which has no 'points' line", str(e.exception))
+
     def test_late_line_read_by_late_py(self):
         r = rubric.parse("x", "points 1 1 1\ncase x all --a\n"
                               "late penalty=10%/day grace=15m last=7d extension=ext  # note\n")

@@ -152,6 +152,39 @@ class Verify(util.TempCase):
         self.assertEqual(self.check(run_of(1, window_ok=False)).status, "impossible-time")
         self.assertEqual(self.check(run_of(1, extra=2)).status, "extra-processes")
 
+    def test_mechanism_streams_and_zero_copy(self):
+        """A rubric's `mechanism` line: the records must show the streams that overlap, or no
+        host copy; a variant that skips its step's mechanism loses its speed points only."""
+        def streams(run, n_streams, overlap=True):
+            for r in run.trace.records:         # repetition k's two kernels on streams 7, 8...
+                r.stream = str(7 + (int(r.start) // 30000) % n_streams)
+            if not overlap:
+                return run
+            for d in run.descs.values():         # a copy on another stream, over each kernel
+                for rep in d.reps:
+                    run.trace.records.append(cupti.Rec("C", rep.l0 + 2000, rep.l0 + 20000,
+                                                       "99", 4096, "HtoD"))
+            run.trace.records.sort(key=lambda r: r.start)
+            return run
+        ctx = self.ctx()
+        ctx.rub.mechanism = {"2": {"streams": 2}}
+        t = self.timer(ctx)
+        ok = t.verify(streams(run_of(2), 2), ctx.cases[-1], 2, True)
+        self.assertEqual((ok.status, ok.reason), ("ok", ""))
+        one = t.verify(streams(run_of(2), 1, overlap=False), ctx.cases[-1], 2, True)
+        self.assertEqual(one.status, "no-mechanism")
+        self.assertIn("repetition 1 ran its kernels and copies on 1 stream;", one.reason)
+        apart = t.verify(streams(run_of(2), 2, overlap=False), ctx.cases[-1], 2, True)
+        self.assertEqual(apart.status, "no-mechanism")     # two streams used, never at once
+        self.assertIn("overlapped in only 0 of its 3 repetitions", apart.reason)
+        ctx.rub.mechanism = {"2": {"no-copies": 1}}
+        self.assertEqual(t.verify(run_of(2), ctx.cases[-1], 2, True).status, "ok")
+        zc = t.verify(run_of(2, copies=True), ctx.cases[-1], 2, True)
+        self.assertEqual(zc.status, "no-mechanism")
+        self.assertIn("repetition 1 copied 4096 bytes between host and device (DtoH)", zc.reason)
+        ctx.checks_off.add(("2", "no-mechanism"))         # the reference broke it: off
+        self.assertEqual(t.verify(run_of(2, copies=True), ctx.cases[-1], 2, True).status, "ok")
+
     def test_kernels_outside_the_windows(self):
         r = run_of(1)
         r.trace.records.append(cupti.Rec("K", 1500000, 1600000))   # between reps 1 and 2

@@ -9,6 +9,10 @@ variant is `N` in a lab of one part and `PART:N` in a lab of several; a list is 
     case NAME VARIANTS SIZE FILTERS [quick=SIZE|skip] [extra=--opt=v,...]    (the older form)
 
 A `late` line is the late policy (late.py reads it: penalty=10%/day grace=15m last=7d ...).
+A `mechanism VARIANTS CHECK...` line names what the GPU records of those variants' timed runs
+must show, the mechanism their step teaches: `streams=N` (N streams or more carry the work of
+every repetition, and their copies and kernels overlap in most of them), `no-copies` (no copy
+between host and device: a zero-copy kernel reads host memory itself).
 Every draw comes from the grading seed and the case's name (splitmix64, as the kit's kit_rng),
 so one seed gives the same cases again; the older form draws exactly as the C checker did.
 """
@@ -30,7 +34,10 @@ DEFAULT_PENALTY = {
     "copies-in-launcher": "perf",
     "extra-processes": "perf",
     "unverified": "perf",
+    "no-mechanism": "perf",
 }
+# what a `mechanism` line may ask of a variant's timed repetitions (runcheck.mechanism)
+MECHANISMS = ("streams", "no-copies")
 LIMIT_KEYS = ("build", "run", "memory_mb", "disk_mb", "nproc", "output_mb", "gpu_memory_mb",
               "cpu_s")
 DEFAULT_LIMITS = {"build": 120, "run": 20, "memory_mb": 4096, "disk_mb": 2048, "nproc": 256,
@@ -128,6 +135,7 @@ class Rubric:
     templates: List[Template] = field(default_factory=list)
     other: Dict[str, str] = field(default_factory=dict)   # keys read by other parts (late)
     late: Optional[object] = None     # late.LatePolicy of a `late` line (None: no penalty)
+    mechanism: Dict[str, Dict[str, int]] = field(default_factory=dict)   # vname -> {check: n}
 
     # ------------------------------------------------------------------ variants
     def graded(self, part=None):
@@ -320,6 +328,7 @@ def parse(path, text=None):
         if tok[0] == "shape" and len(tok) > 1:
             rub.shape = tok[1]
     nperf = 0
+    mech_lines = []       # (line, VARIANTS, checks): expanded once every points line is read
     for n, s in lines:
         tok = s.split()
         key, rest = tok[0], tok[1:]
@@ -380,6 +389,19 @@ def parse(path, text=None):
                     rub.limits_given[k] = float(v)
             elif key == "metrics":
                 rub.metrics = "" if rest[0] == "-" else rest[0]
+            elif key == "mechanism":
+                if len(rest) < 2:
+                    raise RubricError("%s:%d: mechanism VARIANTS CHECK... (%s)" % (
+                        path, n, ", ".join(MECHANISMS)))
+                checks = {}
+                for kv in rest[1:]:
+                    k, eq, v = kv.partition("=")
+                    if k not in MECHANISMS or (k == "streams") != bool(eq) or \
+                            (eq and not (v.isdigit() and int(v) >= 2)):
+                        raise RubricError("%s:%d: a mechanism is streams=N (N 2 or more) or "
+                                          "no-copies, not '%s'" % (path, n, kv))
+                    checks[k] = int(v) if eq else 1
+                mech_lines.append((n, rest[0], checks))
             elif key == "sanitize_case":
                 rub.sanitize_case = rest[0]
             elif key == "shape":
@@ -413,6 +435,13 @@ def parse(path, text=None):
                     raise RubricError("%s: variant %s has no 'points' line" % (path, vname(part, v)))
     if not rub.points:
         raise RubricError("%s has no 'points' line" % path)
+    for n, vlist, checks in mech_lines:
+        part, vs = rub.expand(vlist, n)
+        for v in vs:
+            if vname(part, v) not in rub.points:
+                raise RubricError("%s:%d: mechanism for %s, which has no 'points' line" % (
+                    path, n, vname(part, v)))
+            rub.mechanism.setdefault(vname(part, v), {}).update(checks)
     if not rub.templates:
         raise RubricError("%s has no case lines" % path)
     # tolerance lists as per-variant entries

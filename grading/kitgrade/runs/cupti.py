@@ -115,3 +115,17 @@ def envelope_ns(recs):
     if not recs:
         return 0.0
     return max(r.end for r in recs) - min(r.start for r in recs)
+
+
+def streams_overlapping(recs):
+    """The streams with a record (kernel or copy) that ran while a record of another stream
+    ran: the overlap that streams are for."""
+    out = set()
+    rs = sorted(recs, key=lambda r: r.start)
+    for i, a in enumerate(rs):
+        for b in rs[i + 1:]:
+            if b.start >= a.end:
+                break
+            if b.stream != a.stream:
+                out.update((a.stream, b.stream))
+    return out

@@ -3,7 +3,7 @@
 The checks of one timed run (timing.Timer's part that judges a run, not the one that makes
 it): the keys the run asked for against the ones it reports, its launch windows against the
 grader's clock, its GPU activity records (the launches it needs, no copy inside a kernel-span
-launcher, a time the measured ceiling allows), and the outputs of repetitions picked after
+launcher, a time the measured ceiling allows, the mechanism the rubric asks of it), and the outputs of repetitions picked after
 the run, checked with their keys. A check the reference itself breaks is turned off for that
 variant in that grading (ref_check)."""
 import secrets
@@ -144,8 +144,10 @@ class RunChecks:
                                                len(hidden), "" if len(hidden) == 1 else "s",
                                                a.k, b.k))
         ceil = ctx.ceilings.get(str(self.slot), {}).get(info.ceiling if info else "", 0.0)
+        windows = []
         for r in reps:
             ks, cs = cupti.in_window(tr, r.l0, r.l1)
+            windows.append((r.k, ks, cs))
             if len(ks) < need and not self.off(n, "no-kernel"):
                 return ("no-kernel", "repetition %d launched %d kernel%s; the variant needs at "
                                      "least %d" % (r.k, len(ks), "" if len(ks) == 1 else "s",
@@ -172,7 +174,38 @@ class RunChecks:
                                            "above the %.0f GB/s this GPU can copy" % (
                                                r.k, out.bytes, t / 1e6, out.bytes / t, ceil))
             vc.times.append(t / 1e6)
+        why = self.mechanism(ctx.rub.mechanism.get(n, {}), windows, tr.copies_recorded)
+        if why and not self.off(n, "no-mechanism"):
+            return ("no-mechanism", why)
         return None
+
+    @staticmethod
+    def mechanism(want, windows, copies_recorded):
+        """Why the repetitions' records (k, kernels, copies) do not show the mechanism the
+        rubric asks of the variant (its `mechanism` line), or "" when they do."""
+        n = want.get("streams", 0)
+        if n:
+            overlapped = 0
+            for k, ks, cs in windows:
+                used = {x.stream for x in ks + cs}
+                if len(used) < n:
+                    return ("repetition %d ran its kernels and copies on %d stream%s; its step "
+                            "asks for %d streams whose copies and kernels overlap" % (
+                                k, len(used), "" if len(used) == 1 else "s", n))
+                overlapped += len(cupti.streams_overlapping(ks + cs)) >= n
+            # overlap is up to the GPU's scheduler: most repetitions must show it, not all
+            if 2 * overlapped < len(windows):
+                return ("the work of %d streams overlapped in only %d of its %d repetitions; its "
+                        "step asks for copies and kernels that overlap" % (
+                            n, overlapped, len(windows)))
+        if want.get("no-copies") and copies_recorded:
+            for k, _ks, cs in windows:
+                host = [x for x in cs if x.copy in ("HtoD", "DtoH")]
+                if host:
+                    return ("repetition %d copied %d bytes between host and device (%s); its "
+                            "step's kernel reads host memory itself (zero-copy)" % (
+                                k, sum(x.bytes for x in host), host[0].copy))
+        return ""
 
     def check_reps(self, run, case, v, reps, vc):
         """The last repetition and others picked now (one on a GPU, two on a CPU), checked

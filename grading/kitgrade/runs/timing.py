@@ -15,7 +15,8 @@ runcheck.py's. The statuses (each with a plain reason): replayed (content not ha
 checked repetition's output wrong), no-kernel (fewer launches than the variant needs),
 copies-in-launcher (a copy inside a kernel-span launch window), impossible-time (faster than
 the ceiling measured in this grading allows, or a window outside the time the grader saw),
-extra-processes, unverified (no complete GPU records).
+extra-processes, no-mechanism (the records do not show what the rubric's `mechanism` line asks:
+streams that overlap, no host copies), unverified (no complete GPU records).
 
 A variant of a CPU lab is timed on the grader's own clock, between the notes `go V K` and
 `done V K` the harness writes around each repetition (its own windows where it writes none),
