@@ -54,6 +54,9 @@ class Cupti(unittest.TestCase):
         self.assertEqual(cupti.envelope_ns(ks), 200)
         self.assertEqual(cupti.union_ns(t.records[:1] + ks), 400)
         self.assertEqual(cupti.envelope_ns([]), 0.0)
+        # a total span starts at the call when that is earlier (host work before the GPU's)
+        self.assertEqual(cupti.envelope_ns(ks, since=ks[0].start - 500), 700)
+        self.assertEqual(cupti.envelope_ns(ks, since=ks[0].start + 50), 200)
         self.assertEqual(cupti.in_window(t, 90000, 91000), ([], []))
 
 

@@ -152,6 +152,19 @@ class Verify(util.TempCase):
         self.assertEqual(self.check(run_of(1, window_ok=False)).status, "impossible-time")
         self.assertEqual(self.check(run_of(1, extra=2)).status, "extra-processes")
 
+    def test_a_total_span_starts_at_the_call(self):
+        """Host work before a total-span variant's first GPU record counts (decoding every
+        picture first, page-locking buffers); a kernel span stays its kernels' own time."""
+        r = run_of(2)
+        for rec in r.trace.records:      # the GPU starts 50 us after the call: host work first
+            rec.start += 50000
+            rec.end += 50000
+        vc = self.check(r, v=2)
+        self.assertEqual(vc.status, "ok")
+        self.assertAlmostEqual(vc.times[0], 0.111)      # 1 + 50 us on the host, 60 us of GPU
+        vc = self.check(run_of(1))
+        self.assertAlmostEqual(vc.times[0], 0.06)       # v1's span is its kernels
+
     def test_mechanism_streams_and_zero_copy(self):
         """A rubric's `mechanism` line: the records must show the streams that overlap, or no
         host copy; a variant that skips its step's mechanism loses its speed points only."""

@@ -110,11 +110,13 @@ def union_ns(recs):
     return total
 
 
-def envelope_ns(recs):
-    """From the first record's start to the last one's end."""
+def envelope_ns(recs, since=None):
+    """From the first record's start (or SINCE, the host's clock at the variant's call, when it
+    is earlier) to the last record's end: a total span, whose host work counts too."""
     if not recs:
         return 0.0
-    return max(r.end for r in recs) - min(r.start for r in recs)
+    first = min(r.start for r in recs)
+    return max(r.end for r in recs) - (first if since is None else min(first, since))
 
 
 def streams_overlapping(recs):

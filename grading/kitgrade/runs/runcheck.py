@@ -158,7 +158,9 @@ class RunChecks:
                 return ("copies-in-launcher", "repetition %d copied %d bytes (%s) inside its "
                                               "launcher, whose time must be its kernels alone"
                         % (r.k, sum(x.bytes for x in cs), c.copy or "a copy"))
-            t = cupti.union_ns(ks) if span == "kernel" else cupti.envelope_ns(ks + cs)
+            # a kernel span: the kernels' own time; a total span: from the variant's call, on
+            # the host's clock, to the end of its last GPU work (host work before it counts)
+            t = cupti.union_ns(ks) if span == "kernel" else cupti.envelope_ns(ks + cs, r.l0)
             if t <= 0:
                 if not self.off(n, "no-kernel"):
                     return ("no-kernel", "repetition %d ran no GPU work" % r.k)
