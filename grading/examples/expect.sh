@@ -5,7 +5,8 @@
 # EXPECT keys: status S[|S...], correctness N or A..B, total A..B, perf-vN P or A..B (that
 # variant's performance points; N is a variant's name: 3, or strip:3 in a lab of parts),
 # timing-vN S[|S...] (what its timed runs showed: ok, replayed, no-kernel, impossible-time,
-# copies-in-launcher, extra-processes, unverified, forbidden, ...), reason TEXT, files TEXT,
+# copies-in-launcher, extra-processes, no-mechanism, unverified, forbidden, ...), reason TEXT,
+# files TEXT,
 # log TEXT (in a run's output), nolog TEXT, log_mismatch TEXT (in a mismatch list),
 # status-sanitize S (checked by the --sanitize tests).
 set -u
