@@ -108,7 +108,8 @@ planted() {
 }
 
 @test "handout_sync catches a changed figures block, a missing or misplaced link, a changed table" {
-    planted '/^<!-- figures begin -->$/,/^<!-- figures end -->$/s/^| v1 naive | 4\.504 |/| v1 naive | 4.505 |/'
+    # (a figure measured again changes the block: the plant changes whatever v1's time is)
+    planted '/^<!-- figures begin -->$/,/^<!-- figures end -->$/s/^| v1 naive | \([0-9]\)/| v1 naive | 9\1/'
     [ "$status" -eq 1 ]
     [[ $output == *"the figures block differs from the English one"* ]]
     planted 's| · \[Glossary\](../../docs/glossary.md)||'
