@@ -1,7 +1,7 @@
 /* harness05.h - the pieces of lab 05's glue (main.c) that live in files of
- * their own: the account of device memory (devmem.c), the pictures v5
- * decodes (loader.c) and the GPU activity of each run (timeline.c). The
- * kit's, not the student's.
+ * their own: parts device and copies (basics.c), the account of device
+ * memory (devmem.c), the pictures v5 decodes (loader.c) and the GPU activity
+ * of each run (timeline.c). The kit's, not the student's.
  */
 #ifndef LAB05_HARNESS05_H
 #define LAB05_HARNESS05_H
@@ -15,6 +15,21 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- basics.c: the glue of parts device and copies (main.c's table) */
+int lab05_device_setup(kit_ctx *ctx);
+int lab05_device_prepare(kit_ctx *ctx, int v);
+int lab05_device_launch(kit_ctx *ctx, int v);
+int lab05_device_download(kit_ctx *ctx, int v);
+void lab05_device_config(kit_ctx *ctx, int v, char *buf, size_t len);
+void lab05_device_teardown(kit_ctx *ctx);
+int lab05_copies_setup(kit_ctx *ctx);
+int lab05_copies_prepare(kit_ctx *ctx, int v);
+int lab05_copies_upload(kit_ctx *ctx, int v);
+int lab05_copies_launch(kit_ctx *ctx, int v);
+int lab05_copies_download(kit_ctx *ctx, int v);
+void lab05_copies_config(kit_ctx *ctx, int v, char *buf, size_t len);
+void lab05_copies_teardown(kit_ctx *ctx);
 
 /* ---- devmem.c: every cudaMalloc, cudaMallocPitch, cudaMallocManaged,
  * cudaMalloc3D, cudaMallocAsync, cudaMallocFromPoolAsync, cudaFree and

@@ -17,6 +17,24 @@ extern "C" {
  * with cudaHostRegister); free() releases it. NULL when there is none. */
 void *alloc_pages(size_t bytes);
 
+/* ---- part device: the output is the student's reading minus the harness's,
+ * one double per field in this order (the peak as a relative difference);
+ * all zero when right (spec.c, ref.c, main.c) */
+enum {
+    DEVICE_MAJOR, DEVICE_MINOR, DEVICE_SMS, DEVICE_WARP, DEVICE_THREADS, DEVICE_SMEM,
+    DEVICE_REGS, DEVICE_MEM_CLOCK, DEVICE_BUS, DEVICE_ENGINES, DEVICE_PEAK, DEVICE_FIELDS
+};
+/* The field names, for the harness's table. */
+extern const char *const device_field_names[DEVICE_FIELDS];
+
+/* ---- part copies: the case's data (spec.c) */
+typedef struct {
+    size_t bytes;
+    unsigned char *base;       /* the case's bytes (content 0) */
+    unsigned char *px;         /* the bytes of content px_key */
+    unsigned long long px_key;
+} copies_data;
+
 /* ---- part strip: the case's data (spec.c) */
 typedef struct {
     int w, h;

@@ -1,5 +1,6 @@
-/* main.c - lab 05's glue (owned by the kit; students edit strip.cu and
- * batch.cu): hands strip_v1..v5 and batch_v1..v5 their jobs, and around
+/* main.c - lab 05's glue (owned by the kit; students edit device.cu,
+ * strip.cu and batch.cu): the table of its four parts (device and copies
+ * are in basics.c); hands strip_v1..v5 and batch_v1..v5 their jobs, and around
  * each run keeps what the lesson is about:
  *  - the device memory budget (--gpu-mem): every allocation of the run is
  *    counted (devmem.c), one past the budget fails, the peak is printed;
@@ -498,12 +499,19 @@ static void teardown(kit_ctx *ctx)
 }
 
 static const kit_part_glue parts[] = {
+    {.part = "device", .setup = lab05_device_setup, .prepare = lab05_device_prepare,
+     .launch = lab05_device_launch, .download = lab05_device_download,
+     .config = lab05_device_config, .teardown = lab05_device_teardown},
+    {.part = "copies", .setup = lab05_copies_setup, .prepare = lab05_copies_prepare,
+     .upload = lab05_copies_upload, .launch = lab05_copies_launch,
+     .download = lab05_copies_download, .config = lab05_copies_config,
+     .teardown = lab05_copies_teardown},
     {.part = "strip", .setup = setup, .supports = supports, .prepare = prepare, .launch = launch,
      .config = config, .host_alloc = host_alloc, .host_free = host_free, .teardown = teardown},
     {.part = "batch", .setup = setup, .supports = supports, .prepare = prepare, .launch = launch,
      .config = config, .host_alloc = host_alloc, .host_free = host_free, .teardown = teardown},
 };
-static const kit_glue glue = {2, parts, &kit_gpu_protocol};
+static const kit_glue glue = {KIT_NELEMS(parts), parts, &kit_gpu_protocol};
 
 int main(int argc, char **argv)
 {

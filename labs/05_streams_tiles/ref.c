@@ -7,11 +7,14 @@
  *        picture needs no second picture-sized buffer.
  * batch: each picture's content of the key (spec.c), then the common 8-bit
  *        correlation (kit_ref_corr2d_u8), interleaved RGB.
+ * device: zeros (the output is the student's reading minus the harness's).
+ * copies: the bytes of the key's content: what was sent comes back.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "convin.h"
 #include "kit.h"
 #include "lab05.h"
 #include "ref.h"
@@ -124,5 +127,34 @@ static int batch_reference(const kit_problem *p, int v, kit_buf *ref, double *at
     return 0;
 }
 
-static const kit_part_ref parts[] = {{"strip", strip_reference}, {"batch", batch_reference}};
-const kit_lab_refs kit_lab_ref = {2, parts};
+static int device_reference(const kit_problem *p, int v, kit_buf *ref, double *atol, char *err,
+                            size_t errlen)
+{
+    KIT_UNUSED(p);
+    KIT_UNUSED(v);
+    KIT_UNUSED(atol);
+    KIT_UNUSED(err);
+    KIT_UNUSED(errlen);
+    double *out = ref->data;
+    for (int i = 0; i < DEVICE_FIELDS; i++)
+        out[i] = 0.0;
+    return 0;
+}
+
+static int copies_reference(const kit_problem *p, int v, kit_buf *ref, double *atol, char *err,
+                            size_t errlen)
+{
+    KIT_UNUSED(v);
+    KIT_UNUSED(atol);
+    KIT_UNUSED(err);
+    KIT_UNUSED(errlen);
+    const copies_data *d = p->data;
+    kit_bytes_fresh(ref->data, d->base, d->bytes, p->key);
+    return 0;
+}
+
+static const kit_part_ref parts[] = {{"device", device_reference},
+                                     {"copies", copies_reference},
+                                     {"strip", strip_reference},
+                                     {"batch", batch_reference}};
+const kit_lab_refs kit_lab_ref = {KIT_NELEMS(parts), parts};

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # Lab 05 on any machine: --help, usage errors before the device check, exit
 # 77 without a GPU, the skeleton generated from the solution, the checker's
-# view of both parts (inputs from a folder of pictures included), the CUPTI
-# library and the Gantt chart's reader of its records. The GPU tests proper
+# view of every part (inputs from a folder of pictures included), the CUPTI
+# library, the Gantt chart's reader of its records and make copies' table. The GPU tests proper
 # are in tests/gpu/lab05.bats.
 load helpers
 L05="$KIT_ROOT/labs/05_streams_tiles"
@@ -13,15 +13,16 @@ setup_file() {
     make -s -C "$KIT_ROOT/labs/05_streams_tiles" build/mkpictures >/dev/null
 }
 
-@test "both binaries are built; --help lists both parts, their options and variants" {
+@test "both binaries are built; --help lists the four parts, their options and variants" {
     [ -x "$L05/lab05" ]
     [ -x "$L05/lab05-ref" ]
     run "$L05/lab05-ref" --help
     [ "$status" -eq 0 ]
-    [[ "$output" == *"--part NAME"*"strip|batch"* ]]
-    for o in --gpu-mem --tile --streams --pinned --count --images --group --loaders --timeline --no-trace; do
+    [[ "$output" == *"--part NAME"*"device|copies|strip|batch (default device)"* ]]
+    for o in --facts --bytes --dir --gpu-mem --tile --streams --pinned --count --images --group --loaders --timeline --no-trace; do
         [[ "$output" == *"$o"* ]] || { echo "no $o"; false; }
     done
+    [[ "$output" == *"part device"*"1 attributes"*"part copies"*"1 pageable"*"2 pinned"*"part strip"* ]]
     [[ "$output" == *"1 whole"*"[given]"* ]]
     [[ "$output" == *"2 strips-sync"*"[given]"* ]]
     [[ "$output" == *"5 n-streams"* ]]
@@ -48,7 +49,13 @@ setup_file() {
         "--part batch --streams 17" "--part batch --group 0" "--part batch --group 5000"
         "--part batch --loaders 0" "--part batch --count 0" "--part batch --filter gaussian"
         "--part batch --filter box" "--part batch --images /nonexistent/folder"
-        "--part batch --size 9000x2")
+        "--part batch --size 9000x2"
+        "--part device --variant 2" "--part device --bytes 4" "--part device --facts"
+        "--part copies --variant 3" "--part copies --bytes 0" "--part copies --bytes 2G"
+        "--part copies --bytes 1025M" "--part copies --bytes 12x" "--part copies --bytes -4"
+        "--part copies --bytes M" "--part copies --dir up" "--part copies --dir"
+        "--part copies --facts x" "--part copies --size 4x4" "--part copies --out x.png"
+        "--part device --out x.png")
     for args in "${cases[@]}"; do
         run bash -c "'$L05/lab05-ref' $args 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "$args: exit $status: $output"; false; }
@@ -121,6 +128,77 @@ setup_file() {
     done
 }
 
+@test "the checker's parts device and copies: zeros, the bytes sent, sizes and tolerance" {
+    run "$CHECK05" describe --part device -- --part device
+    [ "$status" -eq 0 ]
+    [[ "$output" == *'"name":"device"'*'"name":"copies"'*'"name":"strip"'*'"name":"batch"'* ]]
+    [[ "$output" == *'"type":"f64","w":11,"h":1,"c":1,"planar":0,"atol":9.99999'*'e-07,"rtol":0,'* ]]
+    # the device's output is the student's reading minus the harness's: zeros
+    "$CHECK05" reference --part device --variant 1 --key 7 --out "$BATS_TEST_TMPDIR/z" -- --part device
+    [ "$(od -An -tx1 -v "$BATS_TEST_TMPDIR/z" | tr -d ' \n' | tr -d 0)" = "" ]
+    [ "$(stat -c %s "$BATS_TEST_TMPDIR/z")" -eq 88 ]
+    # an integer off by one fails; the peak 1e-7 off (relative) passes, 1e-5 off fails
+    dev() { python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<11d", *map(float, sys.argv[1:])))' "$@"; }
+    run bash -c "$(declare -f dev); dev 0 0 0 0 0 0 0 0 0 0 1e-7 | '$CHECK05' compare --part device --variant 1 -- --part device"
+    [ "$status" -eq 0 ] && [ "${lines[0]}" = pass ]
+    run bash -c "$(declare -f dev); dev 0 0 1 0 0 0 0 0 0 0 0 | '$CHECK05' compare --part device --variant 1 -- --part device"
+    [ "$status" -eq 1 ] && [[ "${lines[0]}" == "fail 1 11 "* ]]
+    run bash -c "$(declare -f dev); dev 0 0 0 0 0 0 0 0 0 0 1e-5 | '$CHECK05' compare --part device --variant 1 -- --part device"
+    [ "$status" -eq 1 ]
+    # copies: the bytes sent come back; --dir is a run option (same reference), --bytes an input
+    run "$CHECK05" describe --part copies -- --part copies --bytes 3M --dir d2h
+    [ "$status" -eq 0 ]
+    [[ "$output" == *'"width":3145728,"height":1,"param":"3 MiB"'* ]]
+    [[ "$output" == *'"type":"u8","w":3145728,"h":1,"c":1'*'"bytes":3145728'* ]]
+    [[ "$output" == *'"name":"--dir","kind":"str","role":"run","default":"h2d"'* ]]
+    for k in 0 1f; do
+        "$CHECK05" reference --part copies --variant 1 --key $k --out "$BATS_TEST_TMPDIR/a$k" -- --part copies --bytes 4097
+        "$CHECK05" reference --part copies --variant 2 --key $k --out "$BATS_TEST_TMPDIR/b$k" -- --part copies --bytes 4097 --dir d2h
+        cmp "$BATS_TEST_TMPDIR/a$k" "$BATS_TEST_TMPDIR/b$k"
+        [ "$(stat -c %s "$BATS_TEST_TMPDIR/a$k")" -eq 4097 ]
+    done
+    # each key its own content, every byte changed; another seed other bytes
+    run cmp -s "$BATS_TEST_TMPDIR/a0" "$BATS_TEST_TMPDIR/a1f"
+    [ "$status" -ne 0 ]
+    [ "$(cmp -l "$BATS_TEST_TMPDIR/a0" "$BATS_TEST_TMPDIR/a1f" | wc -l)" -eq 4097 ]
+    "$CHECK05" reference --part copies --variant 1 --key 0 --out "$BATS_TEST_TMPDIR/s2" -- --part copies --bytes 4097 --seed 2
+    run cmp -s "$BATS_TEST_TMPDIR/a0" "$BATS_TEST_TMPDIR/s2"
+    [ "$status" -ne 0 ]
+    # the bytes are noise: no byte value takes more than a few percent
+    [ "$(od -An -tu1 -v "$BATS_TEST_TMPDIR/a0" | tr -s ' ' '\n' | grep . | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')" -lt 60 ]
+    # the one run's bytes pass, a byte changed fails
+    "$CHECK05" compare --part copies --variant 2 --key 1f --in "$BATS_TEST_TMPDIR/a1f" -- --part copies --bytes 4097
+    printf '\x00' | dd of="$BATS_TEST_TMPDIR/a1f" bs=1 seek=4096 conv=notrunc status=none
+    run "$CHECK05" compare --part copies --variant 2 --key 1f --in "$BATS_TEST_TMPDIR/a1f" -- --part copies --bytes 4097
+    [ "$status" -eq 1 ]
+    [[ "${lines[0]}" == "fail 1 4097 "* ]]
+    # sizes by suffix
+    run "$CHECK05" describe --part copies -- --part copies --bytes 1G
+    [[ "$output" == *'"width":1073741824'*'"param":"1024 MiB"'* ]]
+    run "$CHECK05" describe --part copies -- --part copies --bytes 12K
+    [[ "$output" == *'"width":12288'*'"param":"12 KiB"'* ]]
+}
+
+@test "copies.awk: make copies' table, GB/s by size and direction, pageable beside pinned" {
+    f="$BATS_TEST_TMPDIR/runs.tsv"
+    {
+        printf '# gpu: test\n'
+        printf 'lab\tpart\tvariant\tname\twidth\theight\tparam\tgbps\tstatus\tconfig\n'
+        printf '05\tcopies\t1\tpageable\t1048576\t1\t1 MiB\t5\tpass\tdir=h2d pinned=0\n'
+        printf '05\tcopies\t2\tpinned\t1048576\t1\t1 MiB\t20\tpass\tdir=h2d pinned=1\n'
+        printf '05\tcopies\t1\tpageable\t1048576\t1\t1 MiB\t4\tpass\tdir=d2h pinned=0\n'
+        printf '05\tcopies\t2\tpinned\t1048576\t1\t1 MiB\t\tnot-implemented\tdir=d2h pinned=1\n'
+        printf '05\tcopies\t1\tpageable\t4194304\t1\t4 MiB\t6\tpass\tdir=h2d pinned=0\n'
+    } >"$f"
+    run awk -f "$L05/copies.awk" "$f"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 4 ]
+    [ "${lines[0]}" = $'size\tdirection\tpageable GB/s\tpinned GB/s\tpinned / pageable' ]
+    [ "${lines[1]}" = $'1 MiB\thost to device\t5\t20\t4.00' ]
+    [ "${lines[2]}" = $'1 MiB\tdevice to host\t4\t-\t-' ]
+    [ "${lines[3]}" = $'4 MiB\thost to device\t6\t-\t-' ]
+}
+
 @test "the strip geometry, run on the CPU, gives the reference; ref.c equals the kit's passes" {
     # one-row strips, strips shorter than the radius, a last strip cut short,
     # pictures smaller than the filter: 280 cases (stripcheck.c)
@@ -136,16 +214,21 @@ setup_file() {
     [ "${lines[-1]}" = ok ]
 }
 
-@test "without a CUDA device both lab 05 binaries exit 77 with one line, for both parts" {
+@test "without a CUDA device both lab 05 binaries exit 77 with one line, for every part" {
     if has_gpu; then skip "this machine has a GPU"; fi
     for b in lab05 lab05-ref; do
-        for part in "strip --size 16x16" "batch --count 2 --size 8x8"; do
+        for part in "device" "device --facts $BATS_TEST_TMPDIR/f.tsv" "copies --bytes 4097" \
+            "copies --bytes 1M --dir d2h --variant 2" "strip --size 16x16" "batch --count 2 --size 8x8"; do
             run bash -c "'$L05/$b' --part $part 2>&1"
             [ "$status" -eq 77 ] || { echo "$b $part: exit $status: $output"; false; }
             [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
             [[ "$output" == *"no CUDA device"* ]]
         done
+        # no --part: the first part, device
+        run bash -c "'$L05/$b' 2>&1"
+        [ "$status" -eq 77 ]
     done
+    [ ! -e "$BATS_TEST_TMPDIR/f.tsv" ]
 }
 
 @test "the committed lab 05 skeleton equals the generated one and holds no answer" {
@@ -155,7 +238,14 @@ setup_file() {
     [ "$output" -eq 0 ]
     run grep -c 'cudaEventSynchronize(copied' "$L05/batch.cu"
     [ "$output" -eq 0 ]
-    # the student's variants say so: strip v3-v5, batch v2-v5
+    # the student's variants say so: device v1, copies v1 and v2 (alloc, copy,
+    # free each), strip v3-v5, batch v2-v5
+    [ "$(grep -c 'return KIT_NOT_IMPLEMENTED;' "$L05/device.cu")" -eq 7 ]
+    for w in cudaDevAttrMemoryClockRate cudaDevAttrGlobalMemoryBusWidth 'cudaMallocHost(' \
+        'cudaMemcpy(j->' 'malloc(j->bytes)' 'peak_gbps ='; do
+        run grep -c -F "$w" "$L05/device.cu"
+        [ "$output" -eq 0 ] || { echo "the skeleton holds $w"; false; }
+    done
     [ "$(grep -c 'return KIT_NOT_IMPLEMENTED;' "$L05/strip.cu")" -eq 3 ]
     [ "$(grep -c 'return KIT_NOT_IMPLEMENTED;' "$L05/batch.cu")" -eq 4 ]
     # the given kernels and variants are there whole (lab 03's level: no shared memory)
@@ -229,6 +319,10 @@ setup_file() {
     run make -s -C "$L05" demo OUT="$BATS_TEST_TMPDIR/out"
     [ "$status" -ne 0 ]
     [[ "$output" == *"no CUDA device"* ]]
+    run make -s -C "$L05" copies REF=1 OUT="$BATS_TEST_TMPDIR/out"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"copies: no CUDA device, nothing measured"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/copies.tsv" ]
 }
 
 @test "make plot draws the engines chart from an engines.tsv" {

@@ -1,17 +1,103 @@
 #!/usr/bin/env bats
-# GPU tests of lab 05: every variant of both parts against the CPU reference
-# at awkward sizes and budgets (strip boundaries, one-row strips, a radius
-# taller than a strip), the budget respected by the harness's own account,
-# the GPU activity records of each variant on the streams it should use,
-# the skeleton, planted bugs, compute-sanitizer, the injection library.
-# Skipped without a device.
+# GPU tests of lab 05: the device query against the harness's own reading,
+# copies both ways from pageable and pinned memory at awkward sizes, every
+# variant of strip and batch against the CPU reference at awkward sizes and
+# budgets (strip boundaries, one-row strips, a radius taller than a strip),
+# the budget respected by the harness's own account, the GPU activity records
+# of each variant on the streams it should use, the skeleton, planted bugs,
+# compute-sanitizer, the injection library. Skipped without a device.
 load ../cli/helpers
 L05="$KIT_ROOT/labs/05_streams_tiles"
 
 setup() {
     REF="$L05/lab05-ref"
-    skip_without_gpu "$REF"
+    local rc=0
+    "$REF" --part strip --size 1x1 --reps 1 --quiet >/dev/null 2>&1 || rc=$?
+    [ "$rc" -ne 77 ] || skip "no CUDA device"
     export KIT_SYNC_CHECK=1
+}
+
+# planted DIR: lab05 built in DIR from the solution's device.cu with two bugs
+# (the peak without its factor 2; copies v2's h_src from malloc) and the
+# skeleton's strip.cu and batch.cu
+planted() {
+    mkdir -p "$1"
+    cp "$L05/strip.cu" "$L05/batch.cu" "$1/"
+    sed -e 's|d->peak_gbps = 2.0 \* |d->peak_gbps = |' \
+        -e '/^int copies_v2_alloc(/,/^}/ s|CUDA_CHECK(cudaMallocHost((void \*\*)&j->h_src, j->bytes));|j->h_src = (unsigned char *)malloc(j->bytes);|' \
+        "$KIT_ROOT/solutions/05_streams_tiles/device.cu" >"$1/device.cu"
+    [ "$(diff "$KIT_ROOT/solutions/05_streams_tiles/device.cu" "$1/device.cu" | grep -c '^>')" -eq 2 ] ||
+        { echo "the planted bugs no longer fit device.cu"; return 1; }
+    make -s -C "$L05" O="$1" SRC="$1" "$1/lab05" >/dev/null
+}
+
+@test "device: the reading equals the harness's, the peak is 2 x clock x bus, --facts writes the memory's figures" {
+    run "$REF" --part device --reps 2
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    passes 1
+    [[ "$output" == *"multiprocessors"*"warp size"*"memory clock, kHz"*"memory bus, bits"*"peak bandwidth, GB/s"* ]]
+    [[ "$output" != *"<- differs"* ]]
+    # the table's own numbers: peak = 2 x clock (kHz) x bus (bits) / 8, in GB/s
+    awk '/memory clock, kHz/ { c = $NF } /memory bus, bits/ { b = $NF } /peak bandwidth, GB\/s/ { p = $NF }
+         END { e = 2 * c * 1e3 * b / 8 / 1e9; exit !(c > 0 && b > 0 && p > 0 && p - e < 0.1 && e - p < 0.1) }' <<<"$output" ||
+        { echo "$output"; false; }
+    [[ "$output" == *"device-to-device copy "*" GB/s (read + written): "*"% of the peak"* ]]
+    # no --part: the device query is the first part
+    run "$REF" --reps 1 --quiet
+    [ "$status" -eq 0 ]
+    run "$REF" --part device --reps 1 --quiet --facts "$BATS_TEST_TMPDIR/d.tsv"
+    [ "$status" -eq 0 ]
+    [ "$(head -n 1 "$BATS_TEST_TMPDIR/d.tsv")" = $'quantity\tvalue' ]
+    for q in 'memory clock (MHz)' 'memory bus (bits)' 'peak memory bandwidth' 'device-to-device copy' 'copy / peak (%)'; do
+        grep -q "^$q" "$BATS_TEST_TMPDIR/d.tsv" || { cat "$BATS_TEST_TMPDIR/d.tsv"; false; }
+    done
+    # the copy ceiling is below the peak
+    awk -F'\t' '/^copy \/ peak/ { exit !($2 > 0 && $2 < 100) }' "$BATS_TEST_TMPDIR/d.tsv"
+}
+
+@test "copies: both variants, both directions, awkward sizes: the bytes that come back are the bytes sent" {
+    local b d
+    for b in 1 7 4097 65536 1000001 3M; do
+        for d in h2d d2h; do queue --part copies --bytes $b --dir $d --reps 2 --seed 5; done
+    done
+    run_queued "$REF"
+    [ "$(grep -c ' PASS ' <<<"$output")" -eq 24 ] || { echo "$output"; false; }
+    # one TSV row per variant and direction, its direction and memory in config
+    run "$REF" --part copies --bytes 4M --dir d2h --reps 2 --quiet --results "$BATS_TEST_TMPDIR/r.tsv"
+    [ "$status" -eq 0 ]
+    run "$REF" --part copies --bytes 4M --dir h2d --reps 2 --quiet --results "$BATS_TEST_TMPDIR/r.tsv"
+    [ "$status" -eq 0 ]
+    run awk -F'\t' '$1 == "lab" { for (i = 1; i <= NF; i++) c[$i] = i; next } /^#/ { next }
+        { print $c["variant"], $c["config"], $c["status"], ($c["gbps"] > 0) }' "$BATS_TEST_TMPDIR/r.tsv"
+    [ "${lines[0]}" = "1 dir=d2h pinned=0 pass 1" ]
+    [ "${lines[1]}" = "2 dir=d2h pinned=1 pass 1" ]
+    [ "${lines[2]}" = "1 dir=h2d pinned=0 pass 1" ]
+    [ "${lines[3]}" = "2 dir=h2d pinned=1 pass 1" ]
+    # make copies: the figures' two tables
+    run make -s -C "$L05" copies REF=1 OUT="$BATS_TEST_TMPDIR/o" COPIES_SIZES="1M 3M" COPIES_REPS=2
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/o/copies.tsv")" -eq 5 ]
+    run grep -c $'\t-' "$BATS_TEST_TMPDIR/o/copies.tsv"
+    [ "$output" -eq 0 ]
+    grep -q '^peak memory bandwidth' "$BATS_TEST_TMPDIR/o/device.tsv"
+}
+
+@test "device and copies: the skeleton exits 4; a wrong peak fails, pageable v2 buffers are refused" {
+    run "$L05/lab05" --part device --reps 1
+    [ "$status" -eq 4 ]
+    [[ "$output" != *"the GPU's"* ]]
+    run "$L05/lab05" --part copies --bytes 4097 --reps 1
+    [ "$status" -eq 4 ]
+    planted "$BATS_TEST_TMPDIR/p"
+    run "$BATS_TEST_TMPDIR/p/lab05" --part device --reps 1
+    [ "$status" -eq 1 ] || { echo "$output"; false; }
+    [[ "$output" == *"peak bandwidth, GB/s"*"<- differs"* ]]
+    [ "$(grep -c '<- differs' <<<"$output")" -eq 1 ]
+    run "$BATS_TEST_TMPDIR/p/lab05" --part copies --bytes 4097 --variant 1 --reps 1
+    [ "$status" -eq 0 ]
+    run bash -c "'$BATS_TEST_TMPDIR/p/lab05' --part copies --bytes 4097 --variant 2 --reps 1 2>&1"
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"copies v2's host buffers are pageable"* ]]
 }
 
 # passes N: the output of the last run has N PASS lines
@@ -269,6 +355,12 @@ bytes() { awk -F'\t' -v k="$2" '$1 == "C" && $6 == k { n += $5 } END { printf "%
     run agree "$REF" "$chk" --part batch --size 23x17 --count 7 --group 3 --loaders 2
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [ "$output" -eq 15 ]
+    run agree "$REF" "$chk" --part device --device 0
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 3 ]
+    run agree "$REF" "$chk" --part copies --bytes 70001 --dir d2h
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [ "$output" -eq 6 ]
 }
 
 @test "make check passes with the solution" {
