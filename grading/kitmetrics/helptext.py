@@ -51,8 +51,8 @@ PLOT = dict(usage="grading/metrics plot FILE.tsv OUTBASE", description="""\
 Draws grouped bars (one group per legacy metric, one bar per label, mean over launches) from a TSV
 made by `run --label` or `parse --label`, in panels: percentages, counts (transactions, bank
 conflicts), throughputs in GB/s, shared memory per block in bytes, and the rest (duration in us,
-ratios). Writes OUTBASE.png and
-OUTBASE.pdf with gnuplot and grading/plot_metrics.gp. Exit 5 when gnuplot is missing.""")
+ratios). Writes OUTBASE.png and OUTBASE.pdf with gnuplot and grading/plot_metrics.gp. Exit 5 when
+gnuplot is missing.""")
 
 PIVOT = dict(usage="grading/metrics pivot FILE.tsv DIR", description="""\
 Internal: the pre-step of `plot` (plot_metrics.gp runs it when called on its own): one gnuplot

@@ -5,8 +5,8 @@
 # Panels, in this order and only those with data: pct (percentages), cnt (sectors, wavefronts,
 # bank conflicts), thr (byte rates, in GB/s), mem (shared memory per block, in bytes: launch
 # attributes), oth (the rest: durations in us, ratios, other units shown in brackets after the
-# metric's name). A series is a label (the variant); a label with
-# several kernels gets one series per kernel ("label: kernel").
+# metric's name). A series is a label (the variant); a label with several kernels gets one series
+# per kernel ("label: kernel").
 import os
 
 from . import units
