@@ -8,7 +8,8 @@
 # launches) and meta.gp (counts, names) into a temporary folder. `grading/metrics plot` does that
 # first and passes the folder as `pivot`; called on its own, this script runs the pivot itself.
 # Panels (only those with data): percentages (efficiencies, utilization, occupancy), counts
-# (transactions, bank conflicts), throughputs in GB/s, the rest (duration in us, ratios).
+# (transactions, bank conflicts), throughputs in GB/s, shared memory per block in bytes (static
+# and dynamic: launch attributes), the rest (duration in us, ratios).
 # One legend at the top; a variant keeps its colour in every panel. A label with several kernels
 # gets one bar per kernel ("label: kernel"). Writes out.png (pngcairo) and out.pdf (pdfcairo).
 
@@ -37,13 +38,16 @@ nrows = (npanel + ncols - 1) / ncols
 # panel name -> title, y label, format of the value printed above each bar
 ptitle(p) = (p eq "pct") ? "Efficiency, utilization, occupancy" : \
             (p eq "cnt") ? "Transactions and bank conflicts (per launch)" : \
-            (p eq "thr") ? "Throughput" : "Other metrics"
-pylabel(p) = (p eq "pct") ? "%" : (p eq "cnt") ? "count" : (p eq "thr") ? "GB/s" : "value (unit in brackets)"
+            (p eq "thr") ? "Throughput" : \
+            (p eq "mem") ? "Shared memory per block (launch)" : "Other metrics"
+pylabel(p) = (p eq "pct") ? "%" : (p eq "cnt") ? "count" : (p eq "thr") ? "GB/s" : \
+             (p eq "mem") ? "bytes" : "value (unit in brackets)"
 plabel(p, v) = (v != v) ? "" : \
                (p eq "pct") ? sprintf("%.1f", v) : \
                (v == 0) ? "0" : \
                (p eq "cnt") ? gprintf("%.1s%c", v) : \
                (p eq "thr") ? sprintf(v >= 100 ? "%.0f" : "%.1f", v) : \
+               (p eq "mem") ? sprintf("%.0f", v) : \
                sprintf(v >= 100 ? "%.0f" : "%.3g", v)
 
 gap = 1   # must match "clustered gap 1" below

@@ -45,13 +45,14 @@ members of set NAME with --set, or the set names and their members with --sets."
 TABLE = dict(usage="grading/metrics table FILE.tsv", description="""\
 Prints a TSV made by `parse` or `run` (FILE or - for stdin) as an aligned table under the legacy
 names: label, kernel (at most 40 characters), launch, metric, value, unit. Percentages get one
-decimal, throughputs GB/s, durations us or ms.""")
+decimal, throughputs GB/s, durations us or ms, sizes bytes (and KiB).""")
 
 PLOT = dict(usage="grading/metrics plot FILE.tsv OUTBASE", description="""\
 Draws grouped bars (one group per legacy metric, one bar per label, mean over launches) from a TSV
 made by `run --label` or `parse --label`, in panels: percentages, counts (transactions, bank
-conflicts), throughputs in GB/s, and the rest (duration in us, ratios). Writes OUTBASE.png and
-OUTBASE.pdf with gnuplot and grading/plot_metrics.gp. Exit 5 when gnuplot is missing.""")
+conflicts), throughputs in GB/s, shared memory per block in bytes, and the rest (duration in us,
+ratios). Writes OUTBASE.png and OUTBASE.pdf with gnuplot and grading/plot_metrics.gp. Exit 5 when
+gnuplot is missing.""")
 
 PIVOT = dict(usage="grading/metrics pivot FILE.tsv DIR", description="""\
 Internal: the pre-step of `plot` (plot_metrics.gp runs it when called on its own): one gnuplot

@@ -3,9 +3,10 @@
 # over their launches) and meta.gp with the counts and names the script lays the panels out by.
 #
 # Panels, in this order and only those with data: pct (percentages), cnt (sectors, wavefronts,
-# bank conflicts), thr (byte rates, in GB/s), oth (the rest: durations in us, ratios, other units
-# shown in brackets after the metric's name). A series is a label (the variant); a label with
-# several kernels gets one series per kernel ("label: kernel").
+# bank conflicts), thr (byte rates, in GB/s), mem (shared memory per block, in bytes: launch
+# attributes), oth (the rest: durations in us, ratios, other units shown in brackets after the
+# metric's name). A series is a label (the variant); a label with several kernels gets one series
+# per kernel ("label: kernel").
 import os
 
 from . import units
@@ -14,9 +15,10 @@ from .inputs import encode
 from .metricstsv import MetricsTsv
 
 REQUIRED = ("kernel", "legacy", "value", "unit")
-PANELS = ("pct", "cnt", "thr", "oth")
+PANELS = ("pct", "cnt", "thr", "mem", "oth")
 COUNT_UNITS = ("sector", "wavefront", "count")
 RATE_UNITS = ("byte/s", "byte/second")
+SIZE_UNITS = ("byte/block",)
 TIME_UNITS = ("ns", "nsecond")
 
 
@@ -34,6 +36,8 @@ def panel_of(metric, unit, value):
         return "cnt", metric, value
     if unit in RATE_UNITS:
         return "thr", metric, value / 1e9
+    if unit in SIZE_UNITS:
+        return "mem", metric, value
     if unit in TIME_UNITS:
         value, unit = value / 1e3, "us"
     if unit not in ("", "ratio"):

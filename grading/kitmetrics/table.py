@@ -1,13 +1,14 @@
 # table - a metrics TSV (from `parse` or `run`) as an aligned table for students (`make profile`):
 # label, kernel (at most 40 characters), launch, metric (the legacy name), value, unit. Values are
 # shown the way the course reads them: percentages with one decimal, rates in GB/s or MB/s,
-# durations in us or ms, counts with grouped digits.
+# durations in us or ms, counts with grouped digits, sizes in bytes with KiB beside them.
 import math
 
 from . import units
 from .metricstsv import MetricsTsv
 
 REQUIRED = ("kernel", "launch", "legacy", "value", "unit")
+BYTE_UNITS = ("byte", "byte/block")  # sizes (shared memory per block): bytes, and KiB beside them
 KERNEL_WIDTH = 40
 
 
@@ -42,6 +43,8 @@ def show(value, unit):
         return "%.2f" % (x / 1e3), "us"
     if unit == "thread":
         return "%.1f" % x, "threads (%.1f %% of a warp)" % (x / 32 * 100)
+    if unit in BYTE_UNITS and math.isfinite(x) and x == int(x) and x >= 1024:
+        return _group("%.0f" % x), "%s (%.1f KiB)" % (unit, x / 1024)
     if math.isfinite(x) and x == int(x) and -1e15 < x < 1e15:
         return _group("%.0f" % x), unit
     if x >= 1e6 or x <= -1e6:

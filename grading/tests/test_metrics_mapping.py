@@ -23,7 +23,9 @@ class RealFiles(unittest.TestCase):
     def test_lab_sets(self):
         self.assertEqual(self.m.resolve("lab04"), [
             "shared_ld_bank_conflict", "shared_st_bank_conflict", "shared_efficiency",
-            "shared_load_transactions", "gld_efficiency", "achieved_occupancy"])
+            "shared_load_transactions", "gld_efficiency", "achieved_occupancy",
+            "gld_throughput", "gst_throughput", "l2_read_transactions", "l2_write_transactions",
+            "static_shared_mem_per_block", "dynamic_shared_mem_per_block"])
         self.assertEqual(self.m.resolve("lab07"), [
             "gld_efficiency", "gst_efficiency", "shared_ld_bank_conflict",
             "shared_st_bank_conflict", "dram_read_throughput", "dram_write_throughput",
@@ -39,7 +41,22 @@ class RealFiles(unittest.TestCase):
     def test_all_is_every_name_with_an_equivalent(self):
         names = [e.legacy for e in self.m.entries if e.available]
         self.assertEqual(self.m.resolve("all"), names)
-        self.assertEqual(len(names), 29)
+        self.assertEqual(len(names), 31)
+
+    def test_lab04_asks_ncu_for_14_metrics_each_once(self):
+        # 12 legacy names; the two L2 sums share their atomics and reductions
+        wanted = self.m.ncu_metrics(self.m.resolve("lab04"))
+        self.assertEqual(len(wanted), 14)
+        self.assertEqual(len(set(wanted)), 14)
+
+    def test_shared_memory_per_block_is_a_launch_attribute_in_bytes(self):
+        for legacy, name in (("static_shared_mem_per_block", "launch__shared_mem_per_block_static"),
+                             ("dynamic_shared_mem_per_block",
+                              "launch__shared_mem_per_block_dynamic")):
+            e = self.m.by_name[legacy]
+            self.assertEqual(e.members, [name])
+            self.assertEqual(e.unit, "byte/block")
+            self.assertTrue(e.note.startswith("launch attribute"), legacy)
 
     def test_every_ncu_name_is_well_formed(self):
         for e in self.m.entries:
@@ -51,7 +68,8 @@ class RealFiles(unittest.TestCase):
         header = metrics_support.fixture_text("transpose_h100_page_raw.csv")
         for legacy in ("gld_efficiency", "gst_efficiency", "achieved_occupancy", "duration",
                        "dram_read_throughput", "dram_write_throughput",
-                       "shared_ld_bank_conflict", "shared_st_bank_conflict"):
+                       "shared_ld_bank_conflict", "shared_st_bank_conflict",
+                       "static_shared_mem_per_block", "dynamic_shared_mem_per_block"):
             self.assertIn('"%s"' % self.m.by_name[legacy].members[0], header, legacy)
 
 

@@ -21,6 +21,17 @@ class Panels(unittest.TestCase):
         self.assertEqual(panel_of("d", "ns", 1500.0), ("oth", "d [us]", 1.5))
         self.assertEqual(panel_of("r", "ratio", 4.0), ("oth", "r", 4.0))
         self.assertEqual(panel_of("w", "thread", 32.0), ("oth", "w [thread]", 32.0))
+        self.assertEqual(panel_of("s", "byte/block", 24576.0), ("mem", "s", 24576.0))
+        self.assertEqual(panel_of("r", "register/thread", 30.0), ("oth", "r [register/thread]", 30.0))
+
+    def test_shared_memory_per_block_comes_before_the_rest(self):
+        tsv = (HEAD + row("v1", "k", "0", "duration", "3000", "ns")
+               + row("v1", "k", "0", "dynamic_shared_mem_per_block", "24576", "byte/block")
+               + row("v2", "k", "0", "dynamic_shared_mem_per_block", "0", "byte/block"))
+        p = Pivot(tsv, "t")
+        self.assertEqual(p.panel_names(), ["mem", "oth"])
+        self.assertEqual(p.data_file("mem")[0].split("\n")[1],
+                         "dynamic_shared_mem_per_block\t24576\t0")
 
 
 class Reshape(metrics_support.TempDir, unittest.TestCase):

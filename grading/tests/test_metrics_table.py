@@ -23,6 +23,13 @@ class Show(unittest.TestCase):
         self.assertEqual(show("1234567.5", "wavefront/s"), ("1.235e+06", "wavefront/s"))
         self.assertEqual(show("4.125", "ratio"), ("4.12", "ratio"))
 
+    def test_shared_memory_per_block_in_bytes_with_kib_beside(self):
+        self.assertEqual(show("24576", "byte/block"), ("24,576", "byte/block (24.0 KiB)"))
+        self.assertEqual(show("49152", "byte/block"), ("49,152", "byte/block (48.0 KiB)"))
+        self.assertEqual(show("1000", "byte/block"), ("1,000", "byte/block"))
+        self.assertEqual(show("0", "byte/block"), ("0", "byte/block"))
+        self.assertEqual(show("2962304", "sector"), ("2,962,304", "sector"))
+
     def test_missing_and_text_values(self):
         self.assertEqual(show("NA", "%"), ("n/a", ""))
         self.assertEqual(show("", "%"), ("n/a", ""))

@@ -42,8 +42,27 @@ class Build(unittest.TestCase):
         self.assertEqual(rows[("2", "duration")]["value"], "75360")
         self.assertEqual(rows[("2", "duration")]["block"], "32x16x1")
         self.assertEqual(rows[("2", "duration")]["grid"], "64x64x1")
-        # 8 mapped names present, 3 launches, a header
-        self.assertEqual(len(r.lines), 1 + 3 * 8)
+        # the launch attributes: transposeNaive declares no shared memory
+        self.assertEqual(rows[("0", "static_shared_mem_per_block")]["value"], "0")
+        self.assertEqual(rows[("0", "dynamic_shared_mem_per_block")]["unit"], "byte/block")
+        # 10 mapped names present, 3 launches, a header
+        self.assertEqual(len(r.lines), 1 + 3 * 10)
+
+    def test_lab04_capture_with_the_lab04_set(self):
+        # hand-made in the shape of a live capture: part rgb's six kernels
+        want = self.m.resolve("lab04")
+        r = self.build(metrics_support.fixture_text("lab04_rgb_shared.csv"), want=want)
+        rows = table(r)
+        self.assertEqual(r.warnings, [])
+        self.assertEqual(len(r.lines), 1 + 6 * 12)
+        static = [rows[(str(i), "static_shared_mem_per_block")]["value"] for i in range(6)]
+        dynamic = [rows[(str(i), "dynamic_shared_mem_per_block")]["value"] for i in range(6)]
+        self.assertEqual(static, ["1200", "1200", "4800", "0", "0", "0"])
+        self.assertEqual(dynamic, ["0", "0", "0", "6400", "5184", "6528"])
+        self.assertEqual(rows[("2", "l2_read_transactions")]["value"], "2962336")
+        self.assertEqual(rows[("2", "l2_write_transactions")]["unit"], "sector")
+        self.assertEqual(rows[("5", "gld_throughput")]["value"], "1742009113800.5")
+        self.assertEqual(rows[("5", "gst_throughput")]["unit"], "byte/s")
 
     def test_a_sum_adds_its_members_with_the_most_decimals(self):
         text = (HEAD + ',"lts__t_sectors_op_atom.sum","lts__t_sectors_op_read.sum",'

@@ -49,6 +49,8 @@ class Convert(unittest.TestCase):
         self.assertEqual(units.convert("1.5", "msecond", "ns"), ("1500000", "ns"))
         self.assertEqual(units.convert("2", "Ksector", "sector"), ("2000", "sector"))
         self.assertEqual(units.convert("2", "ksector", "sector"), ("2000", "sector"))
+        # shared memory per block without --print-units base (ncu's K is 1000)
+        self.assertEqual(units.convert("24.58", "Kbyte/block", "byte/block"), ("24580", "byte/block"))
 
     def test_a_sector_is_32_bytes(self):
         self.assertEqual(units.convert("10", "sector/s", "byte/s"), ("320", "byte/s"))

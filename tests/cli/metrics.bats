@@ -45,9 +45,13 @@ field() {
     [ "$(field 0 gst_efficiency unit)" = "%" ]
     [ "$(field 2 gst_efficiency block)" = "32x16x1" ]
     [ "$(field 2 gst_efficiency grid)" = "64x64x1" ]
-    # three profiled launches, no device__/launch__ columns without --all
+    # three profiled launches; without --all no device__ column, and of the launch__ ones only
+    # the two the mapping names (shared memory per block: none in this kernel)
     [ "$(printf '%s\n' "$output" | cut -f2 | sort -u | grep -c '^[0-9]')" -eq 3 ]
-    [ "$(printf '%s\n' "$output" | grep -c 'device__\|launch__')" -eq 0 ]
+    [ "$(printf '%s\n' "$output" | grep -c 'device__')" -eq 0 ]
+    [ "$(printf '%s\n' "$output" | grep 'launch__' | cut -f5 | sort -u | tr '\n' ' ')" = "dynamic_shared_mem_per_block static_shared_mem_per_block " ]
+    [ "$(field 0 static_shared_mem_per_block value)" = "0" ]
+    [ "$(field 0 dynamic_shared_mem_per_block unit)" = "byte/block" ]
 }
 
 @test "transpose capture with --all: every column of every launch once, mapped ones by legacy name" {
@@ -357,13 +361,18 @@ field() {
         warp_execution_efficiency dram_read_throughput dram_write_throughput dram_utilization \
         gld_throughput gst_throughput gld_transactions gst_transactions gld_transactions_per_request \
         l2_read_transactions l2_write_transactions l2_l1_read_throughput shared_load_transactions shared_store_transactions \
-        shared_load_throughput shared_store_throughput shared_ld_bank_conflict shared_st_bank_conflict duration; do
+        shared_load_throughput shared_store_throughput shared_ld_bank_conflict shared_st_bank_conflict duration \
+        static_shared_mem_per_block dynamic_shared_mem_per_block; do
         [ "$(awk -F'\t' -v n="$n" '$1 == n && $2 != "-" && $2 != "" && $3 != ""' "$tsv" | wc -l)" -eq 1 ]
     done
     for n in shared_load_transactions_per_request gld_requested_throughput gst_requested_throughput inst_replay_overhead; do
         [ "$(awk -F'\t' -v n="$n" '$1 == n && $2 == "-" && $4 != ""' "$tsv" | wc -l)" -eq 1 ]
     done
     [ "$(awk -F'\t' '$1 == "gst_throughput" { print $2 }' "$tsv")" = "l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second" ]
+    # the launch attributes: ncu's names as the H100 capture has them, bytes per block
+    [ "$(awk -F'\t' '$1 ~ /_shared_mem_per_block$/ { print $2 "=" $3 }' "$tsv" | tr '\n' ' ')" = "launch__shared_mem_per_block_static=byte/block launch__shared_mem_per_block_dynamic=byte/block " ]
+    grep -q '"launch__shared_mem_per_block_static"' "$TRANSPOSE"
+    grep -q '"launch__shared_mem_per_block_dynamic"' "$TRANSPOSE"
 }
 
 @test "list: the mapping, sets, and lab sets equal the sets they name" {
@@ -377,10 +386,10 @@ field() {
     [ "${#lines[@]}" -eq 9 ]
     run "$METRICS" list --set lab03
     [ "${#lines[@]}" -eq 16 ] # the global set and the instruction mix
-    # the header and the 29 legacy names that have an ncu equivalent
+    # the header and the 31 legacy names that have an ncu equivalent
     run "$METRICS" list --set all
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 30 ]
+    [ "${#lines[@]}" -eq 32 ]
     [[ "$output" != *inst_replay_overhead* ]]
     run "$METRICS" list --sets
     [ "$status" -eq 0 ]
@@ -463,11 +472,78 @@ field() {
 @test "lab04 and lab07 sets: their members, in the order the labs show them" {
     run "$METRICS" list --sets
     [ "$status" -eq 0 ]
-    [[ "$output" == *"lab04    shared_ld_bank_conflict shared_st_bank_conflict shared_efficiency shared_load_transactions gld_efficiency achieved_occupancy"* ]]
+    [[ "$output" == *"lab04    shared_ld_bank_conflict shared_st_bank_conflict shared_efficiency shared_load_transactions gld_efficiency achieved_occupancy gld_throughput gst_throughput l2_read_transactions l2_write_transactions static_shared_mem_per_block dynamic_shared_mem_per_block"$'\n'* ]]
     [[ "$output" == *"lab07    gld_efficiency gst_efficiency shared_ld_bank_conflict shared_st_bank_conflict dram_read_throughput dram_write_throughput l2_l1_read_throughput"* ]]
     run "$METRICS" list --set lab04
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 7 ]
+    [ "${#lines[@]}" -eq 13 ]
+    [[ "${lines[11]}" == "static_shared_mem_per_block "*" launch__shared_mem_per_block_static "*" byte/block "*"launch attribute"* ]]
+    [[ "${lines[12]}" == "dynamic_shared_mem_per_block "*" launch__shared_mem_per_block_dynamic "*" byte/block "*"launch attribute"* ]]
+}
+
+# lab04_rgb_shared.csv is hand-made in the shape of a live capture (==PROF== lines, units row,
+# grouped digits, a few unmapped device__/launch__ columns): part rgb's six kernels with the
+# lab04 set; its shared-memory sizes follow the launchers (v1/v2 1,200 and v3 4,800 bytes of
+# static __shared__ window; v4 6,400, v5 5,184, v6 6,528 bytes asked for at launch).
+
+@test "lab04 set on a lab 04 capture: L2 sectors, global byte rates and shared memory per block" {
+    run --separate-stderr "$METRICS" parse --set lab04 "$FIX/lab04_rgb_shared.csv"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    # 6 launches x 12 metrics, and the header
+    [ "${#lines[@]}" -eq 73 ]
+    [ "$(field 0 static_shared_mem_per_block value)" = "1200" ]
+    [ "$(field 2 static_shared_mem_per_block value)" = "4800" ]
+    [ "$(field 2 dynamic_shared_mem_per_block value)" = "0" ]
+    [ "$(field 3 dynamic_shared_mem_per_block value)" = "6400" ]
+    [ "$(field 3 static_shared_mem_per_block value)" = "0" ]
+    [ "$(field 5 dynamic_shared_mem_per_block unit)" = "byte/block" ]
+    [ "$(field 0 l2_read_transactions value)" = "2962304" ]   # read + atom + red
+    [ "$(field 0 l2_read_transactions unit)" = "sector" ]
+    [ "$(field 4 l2_write_transactions value)" = "1752196" ]
+    [ "$(field 5 gld_throughput value)" = "1742009113800.5" ]
+    [ "$(field 5 gld_throughput unit)" = "byte/s" ]
+    [ "$(field 1 gst_throughput value)" = "135006229815.5" ]
+    # the unmapped launch__ columns (grid size, registers, the driver's share) stay out
+    [ "$(printf '%s\n' "$output" | grep -c 'launch__grid_size\|launch__registers\|launch__shared_mem_per_block\s')" -eq 0 ]
+}
+
+@test "run --set lab04: ncu is asked for 14 metrics, the L2 sums' members once, the launch attributes by name" {
+    FAKE_NCU_OUT="$FIX/lab04_rgb_shared.csv" NCU="$FAKE" run --separate-stderr "$METRICS" run --set lab04 --label v3 --launch-count 1 -- ./lab04 --part rgb --variant 3
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second,l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_write.sum,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic" ]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS" | tr ',' '\n' | wc -l)" -eq 14 ]
+    [[ "${lines[1]}" == v3$'\t'conv_rgb_v1_kernel* ]]
+}
+
+@test "table: shared memory per block in bytes with KiB beside, L2 sectors grouped, rates in GB/s" {
+    "$METRICS" parse --set lab04 --label v "$FIX/lab04_rgb_shared.csv" >"$BATS_TEST_TMPDIR/p.tsv"
+    run "$METRICS" table "$BATS_TEST_TMPDIR/p.tsv"
+    [ "$status" -eq 0 ]
+    printf '%s\n' "$output" | grep -Eq '^ +static_shared_mem_per_block +4,800  byte/block \(4\.7 KiB\)$'
+    printf '%s\n' "$output" | grep -Eq '^ +dynamic_shared_mem_per_block +6,528  byte/block \(6\.4 KiB\)$'
+    printf '%s\n' "$output" | grep -Eq '^ +dynamic_shared_mem_per_block +0  byte/block$'
+    printf '%s\n' "$output" | grep -Eq '^ +l2_read_transactions +2,962,304  sector$'
+    printf '%s\n' "$output" | grep -Eq '^ +gld_throughput +1742\.0  GB/s$'
+    printf '%s\n' "$output" | grep -Eq '^ +gst_throughput +143\.1  GB/s$'
+}
+
+@test "pivot and plot: shared memory per block gets a panel of its own, in bytes" {
+    "$METRICS" parse --set lab04 --label v "$FIX/lab04_rgb_shared.csv" >"$BATS_TEST_TMPDIR/p.tsv"
+    mkdir "$BATS_TEST_TMPDIR/piv"
+    run "$METRICS" pivot "$BATS_TEST_TMPDIR/p.tsv" "$BATS_TEST_TMPDIR/piv"
+    [ "$status" -eq 0 ]
+    grep -qx 'panels = "pct cnt thr mem"' "$BATS_TEST_TMPDIR/piv/meta.gp"
+    [ "$(cut -f1 "$BATS_TEST_TMPDIR/piv/mem.dat" | tr '\n' ' ')" = "metric static_shared_mem_per_block dynamic_shared_mem_per_block " ]
+    [ "$(awk -F'\t' '$1 == "dynamic_shared_mem_per_block" { print $5, $6, $7 }' "$BATS_TEST_TMPDIR/piv/mem.dat")" = "6400 5184 6528" ]
+    grep -q '^l2_write_transactions' "$BATS_TEST_TMPDIR/piv/cnt.dat"
+    grep -q '^gst_throughput' "$BATS_TEST_TMPDIR/piv/thr.dat"
+    command -v gnuplot >/dev/null || skip "gnuplot not installed"
+    run "$METRICS" plot "$BATS_TEST_TMPDIR/p.tsv" "$BATS_TEST_TMPDIR/out"
+    [ "$status" -eq 0 ]
+    [ "$(head -c 4 "$BATS_TEST_TMPDIR/out.png" | od -An -c | tr -d ' ')" = '211PNG' ]
+    [ "$(head -c 5 "$BATS_TEST_TMPDIR/out.pdf")" = "%PDF-" ]
 }
 
 @test "run --set lab07: ncu is asked for exactly the seven metrics, every one comes back" {
