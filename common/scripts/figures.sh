@@ -25,7 +25,8 @@ cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
 # sources_hash LAB: one hash of the files lab LAB runs (the same list and the
 # same hash with or without git: the files are found by name, build outputs
-# and handouts left out). A Makefile's demo recipe (from `demo:` to the next
+# and handouts left out; a lab that profiles adds the grader's metric tables).
+# A Makefile's demo recipe (from `demo:` to the next
 # blank line) is left out: make figures never runs it.
 sources_hash() {
     {
@@ -34,6 +35,11 @@ sources_hash() {
             -o -name '*.awk' -o -name '*.sh' -o -name '*.gp' -o -name '*.mk' \) -print 2>/dev/null
         find common \( -name build -o -name scripts \) -prune -o -type f \( -name '*.c' -o -name '*.h' \
             -o -name '*.cu' -o -name lab.mk -o -name config.mk \) -print
+        # a lab whose figures hold profiler metrics: the metrics and the sets it reads
+        if grep -q '^FIGURES_RUN .*profile' "labs/$1/Makefile" 2>/dev/null; then
+            echo grading/metrics.tsv
+            echo grading/metric_sets.tsv
+        fi
     } | LC_ALL=C sort | while IFS= read -r f; do
         case $f in
             */Makefile) h=$(awk '/^demo:/ { skip = 1 } skip && /^$/ { skip = 0 } !skip' "$f" | sha256sum) ;;

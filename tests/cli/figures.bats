@@ -197,6 +197,10 @@ fake_lab() {
     [ "$status" -eq 0 ]
     [[ $output == *"machine Fake-GPU-9, driver 999.1"* ]]
     [[ $output == *"03_global_mem      up to date (measured from sources $hash)"* ]]
+    h01=$("$kit/common/scripts/figures.sh" --sources-hash 01)
+    echo "# a comment" >>"$kit/grading/metric_sets.tsv"   # what lab 03's profile reads; lab 01 has none
+    [ "$("$kit/common/scripts/figures.sh" --sources-hash 03)" != "$hash" ]
+    [ "$("$kit/common/scripts/figures.sh" --sources-hash 01)" = "$h01" ]
     echo "/* changed */" >>"$kit/common/compare.h"
     run "$kit/common/scripts/figures.sh" --sources-hash 03
     [ "$output" != "$hash" ]
