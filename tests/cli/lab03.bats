@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Lab 03 on any machine: it builds, --help lists the seven variants in
+# Lab 03 on any machine: it builds, --help lists the eight variants in
 # teaching order, usage errors come before the device check (exit 2, one
 # line), without a GPU every binary exits 77 with one line, and the
 # committed skeleton is the one generated from the solution. The GPU tests
@@ -13,21 +13,24 @@ load helpers
     [ -x "$L03/lab03-ref" ]
 }
 
-@test "--help works without a GPU and lists the seven variants in teaching order" {
+@test "--help works without a GPU and lists the eight variants in teaching order" {
     run "$L03/lab03-ref" --help
     [ "$status" -eq 0 ]
     [[ "$output" == *"--pinned"* ]]
     [[ "$output" == *"--block WxH"* ]]
     local order="" n
-    for n in linear-grid 2d-grid const-filter unrolled planar-bytes planar-words separable-f64; do
-        order+=$(printf '%s\n' "$output" | grep -nE "^ *[1-7] +$n( |$)" | cut -d: -f1)" "
+    for n in linear-grid 2d-grid const-filter unrolled planar-bytes planar-words separable-f64 \
+             channel-threads; do
+        order+=$(printf '%s\n' "$output" | grep -nE "^ *[1-8] +$n( |$)" | cut -d: -f1)" "
     done
-    # each name once, on its own line, in this order, numbered 1 to 7
-    [ "$(echo $order | wc -w)" -eq 7 ] || { echo "$output"; false; }
+    # each name once, on its own line, in this order, numbered 1 to 8
+    [ "$(echo $order | wc -w)" -eq 8 ] || { echo "$output"; false; }
     printf '%s\n' $order | sort -nc
     [[ "$output" == *"1 linear-grid"* ]]
     [[ "$output" == *"6 planar-words"* ]]
     [[ "$output" == *"7 separable-f64"* ]]
+    [[ "$output" == *"8 channel-threads"* ]]
+    [[ "$output" == *"1..8"* ]]
     # the skeleton binary describes the same lab
     run "$L03/lab03" --help
     [ "$status" -eq 0 ]
@@ -35,7 +38,7 @@ load helpers
 }
 
 @test "bad usage and bad input give exit 2 with one line, GPU or not" {
-    for args in "--bogus" "--variant 8" "--variant 0" "--block 64x32" "--block 0x4" \
+    for args in "--bogus" "--variant 9" "--variant 0" "--variant 1,9" "--block 64x32" "--block 0x4" \
                 "--filter nope" "--threads 2" "--size 0x5" "--image /nonexistent.png" \
                 "--filter edge3 --radius 4" "--filter gaussian --radius 81"; do
         run bash -c "'$L03/lab03-ref' $args 2>&1 >/dev/null"
@@ -55,12 +58,13 @@ load helpers
 @test "a variant refuses a filter it cannot take before the device check: exit 2, one line" {
     for args in "--variant 6 --filter gaussian --radius 3" "--variant 6 --filter gaussian --radius 4" \
                 "--variant 6 --filter box --radius 1" "--variant 1 --filter gaussian --radius 9" \
-                "--variant 7 --filter laplace5" "--variant 7 --filter sharpen3"; do
+                "--variant 7 --filter laplace5" "--variant 7 --filter sharpen3" \
+                "--variant 8 --filter gaussian --radius 9" "--variant 8 --filter gaussian --radius 5"; do
         run bash -c "'$L03/lab03-ref' $args --size 20x20 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "$args: exit $status"; false; }
         [ "${#lines[@]}" -eq 1 ] || { echo "$args: $output"; false; }
     done
-    for v in 1 2 3 4 5; do
+    for v in 1 2 3 4 5 8; do
         run bash -c "'$L03/lab03-ref' --variant $v --filter box --radius 2 --size 20x20 2>&1 >/dev/null"
         [ "$status" -eq 2 ] || { echo "v$v: exit $status"; false; }
         [[ "$output" == *"not exact"* ]]
@@ -77,7 +81,8 @@ load helpers
     for args in "--variant 6 --filter gaussian --radius 2" "--variant 6 --filter sharpen3" \
                 "--variant 4 --filter gaussian --radius 4" "--variant 5 --filter edge3" \
                 "--variant 1 --filter gauss5 --block 1024x1" "--variant 7 --filter box --radius 80" \
-                "--variant 7 --filter gaussian --radius 5 --pinned"; do
+                "--variant 7 --filter gaussian --radius 5 --pinned" "--variant 8 --filter gaussian --radius 4" \
+                "--variant 8 --filter edge3 --block 7x5" "--variant 8 --filter gauss5 --block 1024x1"; do
         run "$L03/lab03-ref" $args --size 21x13 --reps 1 --quiet
         case $status in 0|77) ;; *) echo "$args: exit $status"; echo "$output"; false ;; esac
     done
@@ -87,9 +92,10 @@ load helpers
     run make -s -C "$KIT_ROOT/grading" build/check-03
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     C="$KIT_ROOT/grading/build/check-03" T="$BATS_TEST_TMPDIR" A="--size 23x17 --filter gauss5 --seed 9"
-    for v in 1 5 7; do
+    for v in 1 5 7 8; do
         "$C" reference --variant $v --key 3f --out "$T/r$v.bin" -- $A
     done
+    cmp -s "$T/r1.bin" "$T/r8.bin"              # v8 writes v1's layout: the same bytes
     "$C" reference --variant 1 --key 3f --out "$T/again.bin" -- $A
     "$C" reference --variant 1 --key 0 --out "$T/k0.bin" -- $A
     cmp -s "$T/r1.bin" "$T/again.bin"           # the same key, the same content
@@ -112,9 +118,14 @@ PY
     [[ "$output" == *'{"v":6,"supported":false'* ]]
     [[ "$output" == *'{"v":7,"supported":true'* ]]
     [[ "$output" == *'"min_launches":6'* ]]
+    [[ "$output" == *'{"v":8,"supported":true'* ]]
+    run "$C" describe -- --size 20x16 --filter gaussian --radius 5
+    [[ "$output" == *'{"v":2,"supported":false'* ]]     # its float sums are not exact
+    [[ "$output" == *'{"v":8,"supported":false'* ]]
     run "$C" describe -- --size 20x16 --filter laplace5
     [[ "$output" == *'{"v":6,"supported":true'* ]]
     [[ "$output" == *'{"v":7,"supported":false'* ]]
+    [[ "$output" == *'{"v":8,"supported":true'* ]]
 }
 
 @test "without a CUDA device every lab 03 binary exits 77 with one line" {
@@ -131,7 +142,7 @@ PY
     skip_without_gpu "$L03/lab03-ref"
     run "$L03/lab03" --size 64x64 --reps 1
     [ "$status" -eq 4 ]
-    for v in 1 2 3 4 5 6 7; do
+    for v in 1 2 3 4 5 6 7 8; do
         f=laplace5
         [ "$v" -ne 7 ] || f=gauss5
         run "$L03/lab03" --variant $v --filter $f --size 33x17 --reps 1
@@ -142,11 +153,11 @@ PY
 @test "the committed lab 03 skeleton equals the generated one, with no answer in it" {
     run make -s -C "$L03" skeleton-check
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    run grep -c 'r += c \* p\[0\]\|dot4(win\|conv_pixel(d_in, d_out\|<<<' "$L03/conv.cu"
+    run grep -c 'r += c \* p\[0\]\|dot4(win\|conv_pixel(d_in, d_out\|<<<\|s += d_filter' "$L03/conv.cu"
     [ "$output" = 0 ]
     # the kernels each variant's TODO names are there to be written
     for k in conv_v1_kernel conv_v2_kernel conv_v3_kernel conv_unrolled_body conv_v6_body \
-             conv_v7_rows conv_v7_cols; do
+             conv_v7_rows conv_v7_cols conv_v8_kernel; do
         grep -q "$k" "$L03/conv.cu" || { echo "no $k in the skeleton"; false; }
     done
 }
