@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # Lab 03 on any machine: it builds, --help lists the eight variants in
 # teaching order, usage errors come before the device check (exit 2, one
-# line), without a GPU every binary exits 77 with one line, and the
-# committed skeleton is the one generated from the solution. The GPU tests
-# proper are in tests/gpu/lab03.bats.
+# line), without a GPU every binary exits 77 with one line, make filters
+# runs every filter at both sizes, and the committed skeleton is the one
+# generated from the solution. The GPU tests proper are in
+# tests/gpu/lab03.bats.
 load helpers
 
 @test "make builds lab03 (the skeleton) and lab03-ref (the solution)" {
@@ -126,6 +127,63 @@ PY
     [[ "$output" == *'{"v":6,"supported":true'* ]]
     [[ "$output" == *'{"v":7,"supported":false'* ]]
     [[ "$output" == *'{"v":8,"supported":true'* ]]
+}
+
+@test "make filters: every filter at 300x300 and 2000x2000, one run each, the refused variants' rows left out" {
+    # a stand-in binary: logs its arguments, appends a row per variant (v7
+    # takes gauss5 only) the way the harness does
+    fake="$BATS_TEST_TMPDIR/fake-lab03" log="$BATS_TEST_TMPDIR/runs.log" out="$BATS_TEST_TMPDIR/out"
+    cat >"$fake" <<'SH'
+#!/usr/bin/env bash
+echo "$*" >>"$FAKE_LOG"
+while [ $# -gt 0 ]; do
+    case $1 in --filter) f=$2 ;; --size) s=$2 ;; --results) r=$2 ;; esac
+    shift
+done
+new=1
+[ -s "$r" ] && new=0
+{
+    printf '# gpu: Fake GPU 9\n# copy ceiling: 1000.0 GB/s (device-to-device copy)\n'
+    [ $new = 0 ] || printf 'lab\tvariant\tname\twidth\theight\tparam\treps\tkernel_ms\tkernel_ms_std\tkernel_ms_median\ttotal_ms\ttotal_ms_std\ttotal_ms_median\tgbps\tmax_abs_err\tmax_rel_err\tmismatches\tstatus\tthreads\tconfig\tpart\tspan\n'
+    for v in 1 2 3 4 5 6 7 8; do
+        st=pass
+        [ $v != 7 ] || [ "$f" = gauss5 ] || st=unsupported
+        printf '03\t%d\tv%d-name\t%s\t%s\t%s\t5\t0.%d\t0\t0.%d\t1.%d\t0\t1.%d\t10\t0\t0\t0\t%s\t1\tblock=16x16 pinned=0\t-\tkernel\n' \
+            $v $v "${s%x*}" "${s#*x}" "$f" $v $v $v $v $st
+    done
+} >>"$r"
+SH
+    chmod +x "$fake"
+    run env FAKE_LOG="$log" make -s -C "$L03" filters RUN_BIN="$fake" OUT="$out" FILTERS_REPS=3
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ "$output" == *"wrote $out/filters.tsv"* ]]
+    # one run per size and filter, every variant (all), pageable, the reps asked for
+    [ "$(wc -l <"$log")" -eq 8 ] || { cat "$log"; false; }
+    for s in 300x300 2000x2000; do
+        for f in laplace5 edge3 sharpen3 gauss5; do
+            [ "$(grep -c -- "--filter $f --size $s --reps 3 " "$log")" -eq 1 ] || { cat "$log"; false; }
+        done
+    done
+    run grep -c -- '--variant\|--pinned' "$log"
+    [ "$output" = 0 ]
+    # v7 stays only where it ran (gauss5): 2 x (3 x 7 + 8) rows
+    run grep -c 'unsupported' "$out/filters.tsv"
+    [ "$output" = 0 ]
+    [ "$(grep -c '^03	' "$out/filters.tsv")" -eq 58 ]
+    # the figures: a table per size and filter, in the kit's results columns
+    python3 "$KIT_ROOT/common/scripts/figures.py" collect --lab-dir "$BATS_TEST_TMPDIR/lab" --machine X \
+        "$out/filters.tsv" >/dev/null
+    f="$BATS_TEST_TMPDIR/lab/figures/X.tsv"
+    grep -qP '^300x300, edge3\tv8 v8-name\tkernel ms\t0.8000$' "$f"
+    grep -qP '^2000x2000, gauss5\tv7 v7-name\ttotal ms\t1.700$' "$f"
+    run grep -c '^2000x2000, sharpen3	v7 ' "$f"
+    [ "$output" = 0 ]
+    # without a device: said in one line, nothing written, not an error
+    if ! has_gpu; then
+        run make -s -C "$L03" filters REF=1 OUT="$out" FILTERS_SIZES=30x20 FILTERS="edge3"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"filters: no CUDA device, nothing measured"* ]]
+    fi
 }
 
 @test "without a CUDA device every lab 03 binary exits 77 with one line" {
