@@ -8,6 +8,7 @@
  *   v5 planar-bytes: v4 on planar channels (the layout alone): a warp's bytes contiguous
  *   v6 planar-words: 8x4 pixels a thread, 4 bytes a load, 4 taps a dp4a: far fewer instructions
  *   v7 separable-f64: row then column pass in double: 2(2R+1) taps instead of (2R+1)^2
+ *   v8 channel-threads: v2, a thread a channel: warps load 32 adjacent bytes, but 3x the tap reads
  *
  * Sections: device helpers, kernels, launchers.
  */
@@ -192,6 +193,22 @@ __global__ void conv_v7_cols(const double *d_tmp, double *d_out, int width, int 
     // TODO: d_out(x, y) = sum_k d_col[k+R] * d_tmp(x, y+k), zero outside.
 }
 
+/* v8: v2's 2D grid with one thread per colour channel instead of one per
+ * pixel. Grid column t is byte t of an interleaved row: channel t % 3 of
+ * pixel t / 3, so the 32 threads of a warp row take 32 adjacent bytes and
+ * each tap is one load of 32 adjacent bytes for the warp (v2: three loads
+ * of bytes three apart). Filter in global memory, as in v2. */
+__global__ void conv_v8_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
+                               int height, const float *d_filter, int radius)
+{
+    // TODO: grid column t (blockIdx.x, blockDim.x, threadIdx.x) is byte t of
+    // an interleaved row: channel t % 3 of pixel x = t / 3; y as in v2.
+    // Threads past the row's 3*W bytes or below the picture do nothing. Sum
+    // that one channel over the window (taps from d_filter; a window pixel
+    // outside the picture adds nothing), then write byte t of row y with
+    // to_u8().
+}
+
 /* ---------------------------------------------------------------- launchers */
 
 static int check_args(const void *d_in, const void *d_out, int width, int height, int radius,
@@ -310,5 +327,18 @@ int conv_v7(const double *d_in, double *d_tmp, double *d_out, int width, int hei
     KIT_REQUIRE(d_tmp != NULL && d_tmp != d_in && d_tmp != d_out);
     KIT_REQUIRE(d_row != NULL && d_col != NULL);
     // TODO: launch the row pass, check it, then the column pass, check it.
+    return KIT_NOT_IMPLEMENTED;
+}
+
+int conv_v8(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            const float *d_filter, int radius, int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
+    if (r != KIT_OK)
+        return r;
+    KIT_REQUIRE(d_filter != NULL);
+    // TODO: v2's grid with three times the threads across (one per byte of
+    // a row, 3*W), the launch of conv_v8_kernel, then KIT_CHECK_LAUNCH();
+    // return KIT_OK.
     return KIT_NOT_IMPLEMENTED;
 }

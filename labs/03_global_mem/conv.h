@@ -11,7 +11,8 @@
  * where to_u8 clamps to 0..255 and rounds half up (floor(v + 0.5)).
  *
  * Every launcher takes device pointers, launches its kernel(s) with blocks
- * of block_w x block_h threads (v1: block_w * block_h threads in a row),
+ * of block_w x block_h threads (v1: block_w * block_h threads in a row; v8:
+ * block_w threads across the bytes of a row),
  * checks each launch, and returns KIT_OK (or KIT_NOT_IMPLEMENTED while it is
  * a TODO). It must not synchronise or copy: the harness times it with CUDA
  * events.
@@ -78,6 +79,12 @@ int conv_v6(const unsigned char *d_in, unsigned char *d_out, int width, int heig
  * memory. The harness calls it once per channel plane. */
 int conv_v7(const double *d_in, double *d_tmp, double *d_out, int width, int height,
             const double *d_row, const double *d_col, int radius, int block_w, int block_h);
+
+/* v8: v2 with one thread per colour channel instead of one per pixel: the
+ * grid covers the 3*W bytes of each interleaved row, byte t being channel
+ * t % 3 of pixel t / 3; filter in global memory. */
+int conv_v8(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            const float *d_filter, int radius, int block_w, int block_h);
 
 #ifdef __cplusplus
 }

@@ -174,6 +174,7 @@ static int launch(kit_ctx *ctx, int v)
         }
         return KIT_OK;
     }
+    case 8: return conv_v8(D->d_in8, D->d_out8, w, h, D->d_filter, R, bw, bh);
     }
     return KIT_UNSUPPORTED;
 }

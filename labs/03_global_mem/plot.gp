@@ -10,7 +10,7 @@ if (!exists("ceiling")) ceiling = 0
 set datafile separator "\t"
 set datafile commentschars "#"
 big = system(sprintf("cat '%s/big.txt'", outdir))
-names = "linear-grid 2d-grid const-filter unrolled planar-bytes planar-words separable-f64"
+names = "linear-grid 2d-grid const-filter unrolled planar-bytes planar-words separable-f64 channel-threads"
 
 set terminal pngcairo size 1100,600 font "sans,11"
 set output outdir.'/time.png'
@@ -44,7 +44,7 @@ set grid
 set key outside right
 set style data linespoints
 gdata = outdir.'/gbps.dat'
-gplot = "plot for [v=1:7] gdata index (v-1) using 1:2 title sprintf('v%d %s', v, word(names,v)) lw 2"
+gplot = "plot for [v=1:8] gdata index (v-1) using 1:2 title sprintf('v%d %s', v, word(names,v)) lw 2"
 if (ceiling > 0) gplot = gplot . ", ceiling with lines dt 2 lw 2 lc rgb 'black' title sprintf('copy ceiling %.0f GB/s', ceiling)"
 eval gplot
 set terminal pdfcairo size 7.5in,4.2in font "sans,9"

@@ -4,7 +4,7 @@
 # may grow):
 #   OUTDIR/time.dat  at the largest picture, one line per variant: name,
 #                    kernel ms, total ms pageable, total ms pinned (medians)
-#   OUTDIR/gbps.dat  one block per variant 1..7 (pageable runs), lines of
+#   OUTDIR/gbps.dat  one block per variant 1..8 (pageable runs), lines of
 #                    megapixels and GB/s, blocks separated by two blank lines
 set -eu
 in=$1 outdir=$2
@@ -25,7 +25,7 @@ awk -F'\t' -v outdir="$outdir" '
     END {
         t = outdir "/time.dat"; g = outdir "/gbps.dat"
         printf "" > t; printf "" > g
-        for (v = 1; v <= 7; v++) {
+        for (v = 1; v <= 8; v++) {
             key = v SUBSEP big
             if (key in k)
                 printf "%s\t%s\t%s\t%s\n", name[v], k[key], tpag[key], (key in tpin ? tpin[key] : "NaN") > t

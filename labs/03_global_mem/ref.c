@@ -1,6 +1,6 @@
 /* ref.c - lab 03's CPU reference (common/spec.h): the correlation of the
  * current content (h_in, interleaved) with the filter, zero outside, in the
- * layout of each variant's output: interleaved bytes (v1 to v4), planar bytes
+ * layout of each variant's output: interleaved bytes (v1 to v4, v8), planar bytes
  * (v5, v6), planar doubles of a row pass then a column pass (v7). Linked
  * into local builds and the grader's checker, never into a graded build. */
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * its planar copy (and planar doubles for separable filters). Fresh content
  * for timed repetitions: the picture's bytes XOR a pattern of the key
  * (kit_bytes_fresh), then the copies the variant reads rebuilt. Outputs:
- * W x H x 3 bytes, interleaved (v1 to v4) or planar (v5, v6), exact; v7
+ * W x H x 3 bytes, interleaved (v1 to v4, v8) or planar (v5, v6), exact; v7
  * planar doubles within 1e-9 + 1e-12 |ref|. Each variant's filter limits are
  * decided here, so that the harness and the checker agree on what is n/a.
  */
@@ -40,6 +40,8 @@ static const kit_variant_desc variants[] = {
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 1, 0},
     {"separable-f64", "row then column pass in double, 2(2R+1) taps instead of (2R+1)^2",
      KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 2 * CONV_CHANNELS, 0},
+    {"channel-threads", "v2 with a thread per colour channel, not per pixel: 3x the threads",
+     KIT_SPAN_KERNEL, KIT_CEIL_DEVICE_COPY, 1, 0},
 };
 
 static void release(kit_problem *p)
@@ -165,10 +167,11 @@ static const kit_part_spec parts[] = {{
     .help_extra =
         "8-bit outputs must equal the CPU reference exactly; v7 (float64) within\n"
         "1e-9 + 1e-12 |ref|. kernel ms: the launch alone (input on the GPU, L2 flushed);\n"
-        "total ms: copy in, kernel, copy out. v1 to v5: filters exact in float (not box;\n"
-        "gaussian up to radius 4); v6: 8-bit integer weights (laplace5, edge3, sharpen3,\n"
-        "gauss5, gaussian up to radius 2); v7: separable filters, radius up to 80.\n"
-        "--block WxH: every variant (v1: W*H threads in a row); default 16x16, v6 32x8.",
+        "total ms: copy in, kernel, copy out. v1 to v5, v8: filters exact in float (not\n"
+        "box; gaussian up to radius 4); v6: 8-bit integer weights (laplace5, edge3,\n"
+        "sharpen3, gauss5, gaussian up to radius 2); v7: separable filters, radius up to\n"
+        "80. --block WxH: every variant (v1: W*H threads in a row; v8: W threads take W\n"
+        "bytes of a row, a third of W pixels); default 16x16, v6 32x8.",
     .make = make,
     .fresh = fresh,
     .output = output,

@@ -8,6 +8,7 @@
  *   v5 planar-bytes: v4 on planar channels (the layout alone): a warp's bytes contiguous
  *   v6 planar-words: 8x4 pixels a thread, 4 bytes a load, 4 taps a dp4a: far fewer instructions
  *   v7 separable-f64: row then column pass in double: 2(2R+1) taps instead of (2R+1)^2
+ *   v8 channel-threads: v2, a thread a channel: warps load 32 adjacent bytes, but 3x the tap reads
  *
  * Sections: device helpers, kernels, launchers.
  */
@@ -391,6 +392,46 @@ __global__ void conv_v7_cols(const double *d_tmp, double *d_out, int width, int 
     <<< STUDENT */
 }
 
+/* v8: v2's 2D grid with one thread per colour channel instead of one per
+ * pixel. Grid column t is byte t of an interleaved row: channel t % 3 of
+ * pixel t / 3, so the 32 threads of a warp row take 32 adjacent bytes and
+ * each tap is one load of 32 adjacent bytes for the warp (v2: three loads
+ * of bytes three apart). Filter in global memory, as in v2. */
+__global__ void conv_v8_kernel(const unsigned char *d_in, unsigned char *d_out, int width,
+                               int height, const float *d_filter, int radius)
+{
+    /* >>> SOLUTION */
+    const int t = blockIdx.x * blockDim.x + threadIdx.x; /* byte of the row */
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    const int row_bytes = width * CONV_CHANNELS; /* at most 3 * 65535 */
+    if (t >= row_bytes || y >= height)
+        return;
+    const int x = t / CONV_CHANNELS; /* by a constant: a multiply and a shift */
+    const int size = 2 * radius + 1;
+    float s = 0.0f;
+    for (int i = 0; i < size; i++) {
+        const int yy = y + i - radius;
+        if (yy < 0 || yy >= height)
+            continue;
+        const unsigned char *row = d_in + (size_t)yy * row_bytes;
+        for (int j = 0; j < size; j++) {
+            const int xx = x + j - radius;
+            if (xx >= 0 && xx < width) /* the same pixel's channel, j - R pixels along */
+                s += d_filter[i * size + j] * row[t + (j - radius) * CONV_CHANNELS];
+        }
+    }
+    d_out[(size_t)y * row_bytes + t] = to_u8(s);
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: grid column t (blockIdx.x, blockDim.x, threadIdx.x) is byte t of
+    // an interleaved row: channel t % 3 of pixel x = t / 3; y as in v2.
+    // Threads past the row's 3*W bytes or below the picture do nothing. Sum
+    // that one channel over the window (taps from d_filter; a window pixel
+    // outside the picture adds nothing), then write byte t of row y with
+    // to_u8().
+    <<< STUDENT */
+}
+
 /* ---------------------------------------------------------------- launchers */
 
 static int check_args(const void *d_in, const void *d_out, int width, int height, int radius,
@@ -583,6 +624,28 @@ int conv_v7(const double *d_in, double *d_tmp, double *d_out, int width, int hei
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: launch the row pass, check it, then the column pass, check it.
+    return KIT_NOT_IMPLEMENTED;
+    <<< STUDENT */
+}
+
+int conv_v8(const unsigned char *d_in, unsigned char *d_out, int width, int height,
+            const float *d_filter, int radius, int block_w, int block_h)
+{
+    int r = check_args(d_in, d_out, width, height, radius, CONV_MAX_RADIUS, block_w, block_h);
+    if (r != KIT_OK)
+        return r;
+    KIT_REQUIRE(d_filter != NULL);
+    /* >>> SOLUTION */
+    dim3 block(block_w, block_h);
+    dim3 grid(blocks_for(width * CONV_CHANNELS, block_w), blocks_for(height, block_h));
+    conv_v8_kernel<<<grid, block>>>(d_in, d_out, width, height, d_filter, radius);
+    KIT_CHECK_LAUNCH();
+    return KIT_OK;
+    /* <<< SOLUTION */
+    /* >>> STUDENT
+    // TODO: v2's grid with three times the threads across (one per byte of
+    // a row, 3*W), the launch of conv_v8_kernel, then KIT_CHECK_LAUNCH();
+    // return KIT_OK.
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }

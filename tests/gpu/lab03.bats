@@ -5,7 +5,7 @@
 # out-of-bounds kernel. Skipped without a device.
 #
 # Variants: 1 linear-grid, 2 2d-grid, 3 const-filter, 4 unrolled,
-# 5 planar-bytes, 6 planar-words (dp4a), 7 separable-f64.
+# 5 planar-bytes, 6 planar-words (dp4a), 7 separable-f64, 8 channel-threads.
 load ../cli/helpers
 
 setup() {
@@ -42,7 +42,7 @@ tsv_col() {
 }
 
 @test "every variant one by one, so that none is skipped unseen" {
-    for v in 1 2 3 4 5 6; do
+    for v in 1 2 3 4 5 6 8; do
         for f in laplace5 edge3 sharpen3 gauss5; do
             queue --variant $v --filter $f --size 45x31 --reps 2
         done
@@ -56,7 +56,7 @@ tsv_col() {
 @test "KIT_GPU_WAIT=block (the grader's correctness runs: waits sleep): every variant still passes" {
     KIT_GPU_WAIT=block run "$REF" --size 1023x769 --reps 2 --seed 7
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    [ "$(grep -c PASS <<<"$output")" -eq 6 ] || { echo "$output"; false; }
+    [ "$(grep -c PASS <<<"$output")" -eq 7 ] || { echo "$output"; false; }
 }
 
 @test "odd block shapes and pinned buffers, every variant" {
@@ -103,12 +103,28 @@ tsv_col() {
     run_queued "$REF"
 }
 
+@test "channel-threads: exact at every radius the interleaved variants take, rows of bytes not a multiple of the block" {
+    # 3W bytes a row: a multiple of 16 only where W is; 1x1 and 2x9 smaller than the window
+    for s in 1x1 2x9 17x13 5x40 33x7 341x5; do
+        for f in edge3 sharpen3 laplace5 gauss5 "gaussian --radius 1" "gaussian --radius 2" \
+                 "gaussian --radius 3" "gaussian --radius 4"; do
+            queue --variant 8 --size $s --reps 2 --filter $f
+        done
+    done
+    # blocks narrower than a pixel's three bytes, one warp across three rows, one thread a row
+    for b in 1x1 2x3 7x5 32x8 48x4 1024x1 1x1024 33x31; do
+        queue --variant 8 --size 101x67 --reps 2 --filter gauss5 --block $b --seed 5
+    done
+    queue --variant 8 --size 1023x769 --reps 2 --filter laplace5 --pinned
+    run_queued "$REF"
+}
+
 @test "a filter one variant refuses: the others still run, and it says why it was skipped" {
     run "$REF" --filter gaussian --radius 3 --size 20x20 --reps 2
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [[ "$output" == *"skipped"* ]]
     [[ "$output" == *"8-bit integer weights"* ]]
-    [ "$(printf '%s\n' "$output" | grep -c PASS)" -eq 6 ]
+    [ "$(printf '%s\n' "$output" | grep -c PASS)" -eq 7 ]
 }
 
 @test "planar-words with block shapes that split warps across rows, and odd plane widths" {
@@ -133,8 +149,18 @@ tsv_col() {
         is_png "$png"
     done
     # the variants it leaves alone still pass
-    run "$L03/lab03-wrong" --size 77x33 --reps 2 --variant 6
+    run "$L03/lab03-wrong" --size 77x33 --reps 2 --variant 6,8
     [ "$status" -eq 0 ]
+}
+
+@test "make filters: every filter at both sizes, each variant that takes it passing, no refused row" {
+    run make -s -C "$L03" filters REF=1 OUT="$BATS_TEST_TMPDIR" FILTERS_SIZES="31x17 300x300" FILTERS_REPS=2
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    f="$BATS_TEST_TMPDIR/filters.tsv"
+    # laplace5, edge3, sharpen3: v1 to v6 and v8; gauss5: all eight; at each size
+    [ "$(tsv_col "$f" status | grep -c '^pass$')" -eq 58 ] || { cat "$f"; false; }
+    [ "$(tsv_col "$f" status | grep -vc '^pass$')" -eq 0 ]
+    [ "$(tsv_col "$f" variant param width | grep -c $'^7\tgauss5\t')" -eq 2 ]
 }
 
 @test "compute-sanitizer memcheck: the reference is clean" {
@@ -165,7 +191,7 @@ tsv_col() {
     grep -q 'block=16x16 pinned=1' "$BATS_TEST_TMPDIR/r.tsv"
     grep -q 'block=32x8 pinned=1' "$BATS_TEST_TMPDIR/r.tsv"
     # one passing row per 8-bit variant (laplace5 is not separable); total never below kernel
-    [ "$(tsv_col "$BATS_TEST_TMPDIR/r.tsv" status | grep -c '^pass$')" -eq 6 ]
+    [ "$(tsv_col "$BATS_TEST_TMPDIR/r.tsv" status | grep -c '^pass$')" -eq 7 ]
     tsv_col "$BATS_TEST_TMPDIR/r.tsv" status kernel_ms total_ms |
         awk -F'\t' '$1 == "pass" && $3 < $2 { bad = 1 } END { exit bad }'
 }
