@@ -23,7 +23,7 @@ setup_file() {
     skip_without_gpu "$b"
     run agree "$b" "$KIT_ROOT/grading/build/check-03" --size 67x35 --filter gauss5
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    [ "$output" -eq 21 ] # seven variants, warm-up + 2 repetitions each
+    [ "$output" -eq 24 ] # eight variants, warm-up + 2 repetitions each
     run agree "$b" "$KIT_ROOT/grading/build/check-03" --size 31x9 --filter sharpen3 --block 8x4
     [ "$status" -eq 0 ] || { echo "$output"; false; }
 }
