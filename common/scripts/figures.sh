@@ -25,28 +25,30 @@ cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
 # sources_hash LAB: one hash of the files lab LAB runs (the same list and the
 # same hash with or without git: the files are found by name, build outputs
-# and handouts left out; a lab that profiles adds the grader's metric tables).
+# and handouts left out; a lab that profiles adds its metric set as the grader resolves it).
 # A Makefile's demo recipe (from `demo:` to the next
 # blank line) is left out: make figures never runs it.
 sources_hash() {
-    {
+    { {
         find "labs/$1" "solutions/$1" \( -name out -o -name build -o -name figures -o -name __pycache__ \) -prune \
             -o -type f \( -name Makefile -o -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.py' \
             -o -name '*.awk' -o -name '*.sh' -o -name '*.gp' -o -name '*.mk' \) -print 2>/dev/null
         find common \( -name build -o -name scripts \) -prune -o -type f \( -name '*.c' -o -name '*.h' \
             -o -name '*.cu' -o -name lab.mk -o -name config.mk \) -print
-        # a lab whose figures hold profiler metrics: the metrics and the sets it reads
-        if grep -q '^FIGURES_RUN .*profile' "labs/$1/Makefile" 2>/dev/null; then
-            echo grading/metrics.tsv
-            echo grading/metric_sets.tsv
-        fi
     } | LC_ALL=C sort | while IFS= read -r f; do
         case $f in
             */Makefile) h=$(awk '/^demo:/ { skip = 1 } skip && /^$/ { skip = 0 } !skip' "$f" | sha256sum) ;;
             *) h=$(sha256sum <"$f") ;;
         esac
         printf '%s  %s\n' "${h%% *}" "$f"
-    done |
+    done
+    # a lab whose figures hold profiler metrics: its metric set as the grader's tables
+    # resolve it (names, Nsight Compute metrics, units), not the other labs' sets
+    if grep -q '^FIGURES_RUN .*profile' "labs/$1/Makefile" 2>/dev/null; then
+        h=$(grading/metrics list --set "lab${1%%_*}" 2>&1 | sha256sum)
+        printf '%s  metric set lab%s\n' "${h%% *}" "${1%%_*}"
+    fi
+    } |
         sha256sum | cut -c1-16
 }
 if [ "${1:-}" = --sources-hash ]; then

@@ -198,8 +198,13 @@ fake_lab() {
     [[ $output == *"machine Fake-GPU-9, driver 999.1"* ]]
     [[ $output == *"03_global_mem      up to date (measured from sources $hash)"* ]]
     h01=$("$kit/common/scripts/figures.sh" --sources-hash 01)
-    echo "# a comment" >>"$kit/grading/metric_sets.tsv"   # what lab 03's profile reads; lab 01 has none
+    h06=$("$kit/common/scripts/figures.sh" --sources-hash 06)
+    # a metric more in lab 03's set (what its profile reads): lab 03 measures again; lab 06
+    # (another set) and lab 01 (no profile) do not
+    printf 'lab03\tgst_throughput\n' >>"$kit/grading/metric_sets.tsv"
+    "$kit/grading/metrics" list --set lab03 | grep -q '^gst_throughput'
     [ "$("$kit/common/scripts/figures.sh" --sources-hash 03)" != "$hash" ]
+    [ "$("$kit/common/scripts/figures.sh" --sources-hash 06)" = "$h06" ]
     [ "$("$kit/common/scripts/figures.sh" --sources-hash 01)" = "$h01" ]
     echo "/* changed */" >>"$kit/common/compare.h"
     run "$kit/common/scripts/figures.sh" --sources-hash 03
