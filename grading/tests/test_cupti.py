@@ -59,6 +59,17 @@ class Cupti(unittest.TestCase):
         self.assertEqual(cupti.envelope_ns(ks, since=ks[0].start + 50), 200)
         self.assertEqual(cupti.in_window(t, 90000, 91000), ([], []))
 
+    def test_streams_overlapping(self):
+        R = cupti.Rec
+        k1, k2 = R("K", 0, 100, "1"), R("K", 50, 150, "2")
+        c2, c3 = R("C", 60, 90, "2", 8, "HtoD"), R("C", 200, 300, "3", 8, "DtoH")
+        # two kernels side by side are no copy beside a kernel
+        self.assertEqual(cupti.streams_overlapping([k1, k2]), set())
+        self.assertEqual(cupti.streams_overlapping([k1, k2], mixed=False), {"1", "2"})
+        self.assertEqual(cupti.streams_overlapping([k1, c2, c3]), {"1", "2"})
+        self.assertEqual(cupti.streams_overlapping([R("K", 0, 100, "1"), R("C", 10, 20, "1")]),
+                         set())                      # one stream: no overlap between streams
+
 
 if __name__ == "__main__":
     unittest.main()

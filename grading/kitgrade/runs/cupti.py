@@ -119,15 +119,16 @@ def envelope_ns(recs, since=None):
     return max(r.end for r in recs) - (first if since is None else min(first, since))
 
 
-def streams_overlapping(recs):
-    """The streams with a record (kernel or copy) that ran while a record of another stream
-    ran: the overlap that streams are for."""
+def streams_overlapping(recs, mixed=True):
+    """The streams with a record that ran while a record of another stream ran: the overlap
+    that streams are for. MIXED: only a copy beside a kernel counts (records with copies);
+    else any two records (kernels only were recorded)."""
     out = set()
     rs = sorted(recs, key=lambda r: r.start)
     for i, a in enumerate(rs):
         for b in rs[i + 1:]:
             if b.start >= a.end:
                 break
-            if b.stream != a.stream:
+            if b.stream != a.stream and (not mixed or a.kind != b.kind):
                 out.update((a.stream, b.stream))
     return out

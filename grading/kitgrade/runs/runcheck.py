@@ -194,7 +194,7 @@ class RunChecks:
                     return ("repetition %d ran its kernels and copies on %d stream%s; its step "
                             "asks for %d streams whose copies and kernels overlap" % (
                                 k, len(used), "" if len(used) == 1 else "s", n))
-                overlapped += len(cupti.streams_overlapping(ks + cs)) >= n
+                overlapped += len(cupti.streams_overlapping(ks + cs, copies_recorded)) >= n
             # overlap is up to the GPU's scheduler: most repetitions must show it, not all
             if 2 * overlapped < len(windows):
                 return ("the work of %d streams overlapped in only %d of its %d repetitions; its "
