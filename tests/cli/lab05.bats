@@ -140,9 +140,11 @@ setup_file() {
     # an integer off by one fails; the peak 1e-7 off (relative) passes, 1e-5 off fails
     dev() { python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack("<11d", *map(float, sys.argv[1:])))' "$@"; }
     run bash -c "$(declare -f dev); dev 0 0 0 0 0 0 0 0 0 0 1e-7 | '$CHECK05' compare --part device --variant 1 -- --part device"
-    [ "$status" -eq 0 ] && [ "${lines[0]}" = pass ]
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = pass ]
     run bash -c "$(declare -f dev); dev 0 0 1 0 0 0 0 0 0 0 0 | '$CHECK05' compare --part device --variant 1 -- --part device"
-    [ "$status" -eq 1 ] && [[ "${lines[0]}" == "fail 1 11 "* ]]
+    [ "$status" -eq 1 ]
+    [[ "${lines[0]}" == "fail 1 11 "* ]]
     run bash -c "$(declare -f dev); dev 0 0 0 0 0 0 0 0 0 0 1e-5 | '$CHECK05' compare --part device --variant 1 -- --part device"
     [ "$status" -eq 1 ]
     # copies: the bytes sent come back; --dir is a run option (same reference), --bytes an input
