@@ -25,7 +25,8 @@ cd "$root" || exit 1
 export PATH="$root/.deps/usr/bin:$PATH"
 # sources_hash LAB: one hash of the files lab LAB runs (the same list and the
 # same hash with or without git: the files are found by name, build outputs
-# and handouts left out; a lab that profiles adds its metric set as the grader resolves it).
+# and handouts left out; the kit's GPU activity records only for a lab that builds them in;
+# a lab that profiles adds its metric set as the grader resolves it).
 # A Makefile's demo recipe (from `demo:` to the next
 # blank line) is left out: make figures never runs it.
 sources_hash() {
@@ -33,8 +34,10 @@ sources_hash() {
         find "labs/$1" "solutions/$1" \( -name out -o -name build -o -name figures -o -name __pycache__ \) -prune \
             -o -type f \( -name Makefile -o -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.py' \
             -o -name '*.awk' -o -name '*.sh' -o -name '*.gp' -o -name '*.mk' \) -print 2>/dev/null
+        # the GPU activity records (cupti_*) only where the lab's Makefile builds them in
         find common \( -name build -o -name scripts \) -prune -o -type f \( -name '*.c' -o -name '*.h' \
-            -o -name '*.cu' -o -name lab.mk -o -name config.mk \) -print
+            -o -name '*.cu' -o -name lab.mk -o -name config.mk \) -print |
+            if grep -q cupti "labs/$1/Makefile" 2>/dev/null; then cat; else grep -v '^common/cupti_'; fi
     } | LC_ALL=C sort | while IFS= read -r f; do
         case $f in
             */Makefile) h=$(awk '/^demo:/ { skip = 1 } skip && /^$/ { skip = 0 } !skip' "$f" | sha256sum) ;;

@@ -206,6 +206,11 @@ fake_lab() {
     [ "$("$kit/common/scripts/figures.sh" --sources-hash 03)" != "$hash" ]
     [ "$("$kit/common/scripts/figures.sh" --sources-hash 06)" = "$h06" ]
     [ "$("$kit/common/scripts/figures.sh" --sources-hash 01)" = "$h01" ]
+    # the GPU activity records: lab 05 builds them into its binary, lab 06 does not
+    h05=$("$kit/common/scripts/figures.sh" --sources-hash 05)
+    echo "/* changed */" >>"$kit/common/cupti_trace.c"
+    [ "$("$kit/common/scripts/figures.sh" --sources-hash 06)" = "$h06" ]
+    [ "$("$kit/common/scripts/figures.sh" --sources-hash 05)" != "$h05" ]
     echo "/* changed */" >>"$kit/common/compare.h"
     run "$kit/common/scripts/figures.sh" --sources-hash 03
     [ "$output" != "$hash" ]
