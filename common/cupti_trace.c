@@ -34,6 +34,22 @@ const char *kit_trace_kind_name(kit_copy_kind k)
     return (k >= KIT_COPY_OTHER && k <= KIT_COPY_PTOP) ? kind_names[k] : "other";
 }
 
+static const char *const mem_names[] = {"unknown", "pageable", "pinned", "device",
+                                        "array",   "managed",  "static", "managed-static"};
+
+const char *kit_trace_mem_name(kit_mem_kind k)
+{
+    return (k >= KIT_MEM_UNKNOWN && k <= KIT_MEM_MANAGED_STATIC) ? mem_names[k] : "unknown";
+}
+
+int kit_trace_mem_parse(const char *s)
+{
+    for (int k = KIT_MEM_UNKNOWN; k <= KIT_MEM_MANAGED_STATIC; k++)
+        if (strcmp(s, mem_names[k]) == 0)
+            return k;
+    return -1;
+}
+
 kit_copy_kind kit_trace_kind_parse(const char *s)
 {
     for (int k = KIT_COPY_HTOD; k <= KIT_COPY_PTOP; k++)
@@ -72,11 +88,15 @@ int kit_trace_format(const kit_trace_rec *r, char *buf, size_t len)
 {
     int n;
     if (r->type == 'K')
-        n = snprintf(buf, len, "K\t%llu\t%llu\t%u\t0\t-\t%s\n", r->start, r->end, r->stream,
-                     r->name[0] ? r->name : "?");
+        n = snprintf(buf, len, "K\t%llu\t%llu\t%u\t0\t-\t%s\t%u+%u\n", r->start, r->end,
+                     r->stream, r->name[0] ? r->name : "?", r->smem_static, r->smem_dynamic);
+    else if (r->type == 'C')
+        n = snprintf(buf, len, "C\t%llu\t%llu\t%u\t%llu\t%s\t-\t%s>%s\n", r->start, r->end,
+                     r->stream, r->bytes, kit_trace_kind_name(r->kind), kit_trace_mem_name(r->src),
+                     kit_trace_mem_name(r->dst));
     else
-        n = snprintf(buf, len, "C\t%llu\t%llu\t%u\t%llu\t%s\t-\n", r->start, r->end, r->stream,
-                     r->bytes, kit_trace_kind_name(r->kind));
+        n = snprintf(buf, len, "M\t%llu\t%llu\t0\t%llu\t%s\t%s\t0x%llx\n", r->start, r->start,
+                     r->bytes, kit_trace_mem_name(r->src), r->freed ? "free" : "alloc", r->address);
     return (n < 0 || (size_t)n >= len) ? -1 : n;
 }
 
@@ -118,17 +138,17 @@ int kit_trace_parse(const char *line, kit_trace_rec *r)
     memcpy(buf, line, n);
     buf[n] = 0;
     char *p = buf;
-    char *f[7];
-    for (int i = 0; i < 7; i++)
-        if (!(f[i] = next_field(&p)))
-            return -1;
-    if (p) /* more than seven fields */
+    char *f[8] = {0};
+    int nf = 0;
+    while (nf < 8 && (f[nf] = next_field(&p)))
+        nf++;
+    if (p || nf < 7) /* version 2 has seven fields, version 3 eight */
         return -1;
     memset(r, 0, sizeof *r);
     unsigned long long stream;
-    if (strlen(f[0]) != 1 || (f[0][0] != 'K' && f[0][0] != 'C') || parse_u64(f[1], &r->start) ||
-        parse_u64(f[2], &r->end) || parse_u64(f[3], &stream) || parse_u64(f[4], &r->bytes) ||
-        r->end < r->start || stream > 0xffffffffULL)
+    if (strlen(f[0]) != 1 || (f[0][0] != 'K' && f[0][0] != 'C' && f[0][0] != 'M') ||
+        parse_u64(f[1], &r->start) || parse_u64(f[2], &r->end) || parse_u64(f[3], &stream) ||
+        parse_u64(f[4], &r->bytes) || r->end < r->start || stream > 0xffffffffULL)
         return -1;
     r->type = f[0][0];
     r->stream = (unsigned)stream;
@@ -136,12 +156,47 @@ int kit_trace_parse(const char *line, kit_trace_rec *r)
         if (strcmp(f[5], "-") != 0 || r->bytes != 0 || !f[6][0])
             return -1;
         snprintf(r->name, sizeof r->name, "%s", f[6]);
-    } else {
+        if (nf == 8) {
+            char *plus = strchr(f[7], '+');
+            unsigned long long a, b;
+            if (!plus)
+                return -1;
+            *plus = 0;
+            if (parse_u64(f[7], &a) || parse_u64(plus + 1, &b) || a > 0xffffffffULL ||
+                b > 0xffffffffULL)
+                return -1;
+            r->smem_static = (unsigned)a;
+            r->smem_dynamic = (unsigned)b;
+        }
+    } else if (r->type == 'C') {
         if (strcmp(f[6], "-") != 0)
             return -1;
         r->kind = kit_trace_kind_parse(f[5]);
         if (r->kind == KIT_COPY_OTHER && strcmp(f[5], "other") != 0)
             return -1;
+        if (nf == 8) {
+            char *gt = strchr(f[7], '>');
+            if (!gt)
+                return -1;
+            *gt = 0;
+            int a = kit_trace_mem_parse(f[7]), b = kit_trace_mem_parse(gt + 1);
+            if (a < 0 || b < 0)
+                return -1;
+            r->src = (kit_mem_kind)a;
+            r->dst = (kit_mem_kind)b;
+        }
+    } else {
+        int k = kit_trace_mem_parse(f[5]);
+        char *end;
+        if (nf != 8 || k < 0 || r->end != r->start || stream != 0 ||
+            (strcmp(f[6], "alloc") != 0 && strcmp(f[6], "free") != 0) ||
+            strncmp(f[7], "0x", 2) != 0 || !isxdigit((unsigned char)f[7][2]))
+            return -1;
+        r->address = strtoull(f[7] + 2, &end, 16);
+        if (*end)
+            return -1;
+        r->src = (kit_mem_kind)k;
+        r->freed = f[6][0] == 'f';
     }
     return 1;
 }
@@ -150,19 +205,21 @@ int kit_trace_write(FILE *fp, const kit_trace_rec *r, size_t n, unsigned long lo
                     unsigned long long calib_mono, size_t dropped)
 {
     char line[KIT_TRACE_NAME + 128];
-    size_t kernels = 0, copies = 0;
-    fprintf(fp, "# kitcupti 2\n# calib %llu %llu\n", calib_cupti, calib_mono);
+    size_t kernels = 0, copies = 0, memory = 0;
+    fprintf(fp, "# kitcupti 3\n# calib %llu %llu\n", calib_cupti, calib_mono);
     for (size_t i = 0; i < n; i++) {
         if (kit_trace_format(&r[i], line, sizeof line) < 0)
             continue;
         fputs(line, fp);
         if (r[i].type == 'K')
             kernels++;
-        else
+        else if (r[i].type == 'C')
             copies++;
+        else
+            memory++;
     }
-    fprintf(fp, "# calib %llu %llu\n# end kernels=%zu copies=%zu dropped=%zu\n", calib_cupti,
-            calib_mono, kernels, copies, dropped);
+    fprintf(fp, "# calib %llu %llu\n# end kernels=%zu copies=%zu memory=%zu dropped=%zu\n",
+            calib_cupti, calib_mono, kernels, copies, memory, dropped);
     return ferror(fp) ? -1 : 0;
 }
 
@@ -222,7 +279,7 @@ void kit_trace_busy_of(const kit_trace_rec *r, size_t n, unsigned long long t0,
     size_t ns = 0;
     for (size_t i = 0; i < n; i++) {
         const kit_trace_rec *x = &r[i];
-        if (x->start < t0 || (t1 && x->start > t1))
+        if (x->type == 'M' || x->start < t0 || (t1 && x->start > t1))
             continue;
         int engine = -1;
         if (x->type == 'K') {
@@ -313,7 +370,7 @@ static FILE *tr_out;         /* injection: the file the lines go to */
 static int tr_format1;       /* injection: KIT_CUPTI_FORMAT=1 */
 static kit_trace_rec *tr_recs; /* in-process: records not yet collected */
 static size_t tr_n, tr_cap;
-static size_t tr_kernels, tr_copies, tr_dropped;
+static size_t tr_kernels, tr_copies, tr_memory, tr_dropped;
 
 static uint64_t CUPTIAPI tr_clock(void)
 {
@@ -350,6 +407,20 @@ static kit_copy_kind copy_kind(uint8_t k)
     }
 }
 
+static kit_mem_kind mem_kind(uint32_t k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return KIT_MEM_PAGEABLE;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED: return KIT_MEM_PINNED;
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE: return KIT_MEM_DEVICE;
+    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY: return KIT_MEM_ARRAY;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED: return KIT_MEM_MANAGED;
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC: return KIT_MEM_STATIC;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC: return KIT_MEM_MANAGED_STATIC;
+    default: return KIT_MEM_UNKNOWN;
+    }
+}
+
 /* One CUPTI record as the kit's; 0 when it is of no kind we keep. */
 static int convert(const CUpti_Activity *a, kit_trace_rec *r)
 {
@@ -360,6 +431,8 @@ static int convert(const CUpti_Activity *a, kit_trace_rec *r)
         r->start = k->start;
         r->end = k->end;
         r->stream = k->streamId;
+        r->smem_static = k->staticSharedMemory > 0 ? (unsigned)k->staticSharedMemory : 0;
+        r->smem_dynamic = k->dynamicSharedMemory > 0 ? (unsigned)k->dynamicSharedMemory : 0;
         kit_trace_clean_name(k->name, r->name, sizeof r->name);
     } else if (a->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
         const kit_cupti_memcpy *m = (const kit_cupti_memcpy *)a;
@@ -369,6 +442,19 @@ static int convert(const CUpti_Activity *a, kit_trace_rec *r)
         r->stream = m->streamId;
         r->bytes = m->bytes;
         r->kind = copy_kind(m->copyKind);
+        r->src = mem_kind(m->srcKind);
+        r->dst = mem_kind(m->dstKind);
+    } else if (a->kind == CUPTI_ACTIVITY_KIND_MEMORY2) {
+        const kit_cupti_memory *m = (const kit_cupti_memory *)a;
+        if (m->memoryOperationType != CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION &&
+            m->memoryOperationType != CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE)
+            return 0;
+        r->type = 'M';
+        r->start = r->end = m->timestamp;
+        r->bytes = m->bytes;
+        r->src = mem_kind(m->memoryKind);
+        r->freed = m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE;
+        r->address = m->address;
     } else {
         return 0;
     }
@@ -382,8 +468,10 @@ static void take(const kit_trace_rec *r, const char *raw_name)
 {
     if (r->type == 'K')
         tr_kernels++;
-    else
+    else if (r->type == 'C')
         tr_copies++;
+    else
+        tr_memory++;
     if (tr_out) {
         if (tr_format1) { /* version 1: kernels only, NAME START END DURATION */
             if (r->type == 'K') {
@@ -433,8 +521,9 @@ static void CUPTIAPI tr_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t
     free(buffer);
 }
 
-/* Register the clock and the buffers, enable kernels and copies. */
-static int tr_enable(char *err, size_t errlen)
+/* Register the clock and the buffers, enable kernels and copies (and, for the
+ * grader's injected library, what the process takes and gives back). */
+static int tr_enable(int memory, char *err, size_t errlen)
 {
     CUptiResult e = CUPTI_SUCCESS;
     if (!tr_registered) {
@@ -447,6 +536,8 @@ static int tr_enable(char *err, size_t errlen)
         e = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
     if (e == CUPTI_SUCCESS)
         e = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
+    if (e == CUPTI_SUCCESS && memory)
+        e = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMORY2);
     if (e != CUPTI_SUCCESS) {
         const char *why = NULL;
         cuptiGetResultString(e, &why);
@@ -470,7 +561,7 @@ int kit_trace_start(char *err, size_t errlen)
             snprintf(err, errlen, "an injected library (%s) records this process", inj);
         return -1;
     }
-    return tr_enable(err, errlen);
+    return tr_enable(0, err, errlen);
 }
 
 int kit_trace_collect(kit_trace_rec **recs, size_t *n, size_t *dropped)
@@ -525,8 +616,8 @@ static void tr_at_exit(void)
         if (tr_format1)
             fprintf(tr_out, "# end kernels=%zu dropped=%zu\n", tr_kernels, tr_dropped);
         else
-            fprintf(tr_out, "# end kernels=%zu copies=%zu dropped=%zu\n", tr_kernels, tr_copies,
-                    tr_dropped);
+            fprintf(tr_out, "# end kernels=%zu copies=%zu memory=%zu dropped=%zu\n", tr_kernels,
+                    tr_copies, tr_memory, tr_dropped);
         fclose(tr_out);
         tr_out = NULL;
     }
@@ -559,9 +650,9 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     } else {
         return 1; /* nowhere to write: do nothing */
     }
-    fprintf(tr_out, "# kitcupti %d\n", tr_format1 ? 1 : 2);
+    fprintf(tr_out, "# kitcupti %d\n", tr_format1 ? 1 : 3);
     char err[256];
-    if (tr_enable(err, sizeof err)) {
+    if (tr_enable(!tr_format1, err, sizeof err)) {
         fprintf(tr_out, "# error %s\n", err);
         fclose(tr_out);
         tr_out = NULL;

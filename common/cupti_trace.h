@@ -9,12 +9,20 @@
  *  - in-process (lab 05's harness): kit_trace_start(), then after each run
  *    kit_trace_collect() hands over the records gathered since the last call.
  *
- * The file, version 2:
- *   # kitcupti 2
+ * The file, version 3:
+ *   # kitcupti 3
  *   # calib CUPTI_NS MONOTONIC_NS          at start, and again at the end
- *   K START_NS END_NS STREAM 0     -    NAME      a kernel
- *   C START_NS END_NS STREAM BYTES KIND -         a copy (HtoD DtoH DtoD HtoH PtoP other)
- *   # end kernels=N copies=M dropped=D     written last: without it the file is incomplete
+ *   K START_NS END_NS STREAM 0     -    NAME SHARED   a kernel; SHARED: its shared memory
+ *                                                     per block, STATIC+DYNAMIC bytes
+ *   C START_NS END_NS STREAM BYTES KIND - SRC>DST     a copy (KIND: HtoD DtoH DtoD HtoH
+ *                                                     PtoP other) between memories of
+ *                                                     the kinds SRC and DST (below)
+ *   M TIME_NS TIME_NS 0 BYTES MEM OP ADDRESS          device memory taken (OP alloc) or
+ *                                                     given back (free), of kind MEM
+ *                                                     (injection only)
+ *   # end kernels=N copies=M memory=X dropped=D   written last: without it the file is incomplete
+ * Memory kinds: unknown pageable pinned device array managed static managed-static.
+ * Version 2 is the same without the last column and without M lines.
  * Times are CLOCK_MONOTONIC nanoseconds where CUPTI takes the kit's clock
  * (it does on Linux; the calibration lines map them either way).
  * KIT_CUPTI_FORMAT=1 writes the older version 1 instead (kernels only:
@@ -43,14 +51,30 @@ typedef enum {
     KIT_COPY_PTOP = 5
 } kit_copy_kind;
 
+/* What kind of memory a copy read or wrote, or an allocation took (CUPTI's). */
+typedef enum {
+    KIT_MEM_UNKNOWN = 0,
+    KIT_MEM_PAGEABLE = 1,
+    KIT_MEM_PINNED = 2,
+    KIT_MEM_DEVICE = 3,
+    KIT_MEM_ARRAY = 4,
+    KIT_MEM_MANAGED = 5,
+    KIT_MEM_STATIC = 6,
+    KIT_MEM_MANAGED_STATIC = 7
+} kit_mem_kind;
+
 #define KIT_TRACE_NAME 96
 
 typedef struct {
-    char type;                     /* 'K' kernel, 'C' copy */
-    unsigned long long start, end; /* ns */
+    char type;                     /* 'K' kernel, 'C' copy, 'M' memory taken or given back */
+    unsigned long long start, end; /* ns (M: start = end, the time of the call) */
     unsigned stream;
-    unsigned long long bytes;      /* copies; 0 for kernels */
+    unsigned long long bytes;      /* copies and memory; 0 for kernels */
     kit_copy_kind kind;            /* copies */
+    kit_mem_kind src, dst;         /* copies: what they read and wrote; M: src, the kind taken */
+    unsigned smem_static, smem_dynamic; /* kernels: shared memory per block, bytes */
+    int freed;                     /* M: 1 given back (free), 0 taken (alloc) */
+    unsigned long long address;    /* M: where */
     char name[KIT_TRACE_NAME];     /* kernels: the function's name (no tab or newline) */
 } kit_trace_rec;
 
@@ -58,6 +82,10 @@ typedef struct {
 const char *kit_trace_kind_name(kit_copy_kind k);
 /* The kind of a name as above; KIT_COPY_OTHER for anything else. */
 kit_copy_kind kit_trace_kind_parse(const char *s);
+/* "unknown", "pageable", "pinned", "device", "array", "managed", "static", "managed-static". */
+const char *kit_trace_mem_name(kit_mem_kind k);
+/* The kind of a name as above; -1 for anything else. */
+int kit_trace_mem_parse(const char *s);
 
 /* A kernel's name for the file: the identifier of a plain mangled C++
  * function (_Z17strip_rows_kernelPKdPdiii -> strip_rows_kernel), otherwise
@@ -67,8 +95,9 @@ void kit_trace_clean_name(const char *raw, char *out, size_t len);
 /* One record as a line of the file, newline included. Returns the length,
  * or -1 when it does not fit in len bytes. */
 int kit_trace_format(const kit_trace_rec *r, char *buf, size_t len);
-/* One line of the file: 1 and *r filled for a record; 0 for a comment or a
- * blank line; -1 for anything malformed (end before start, unknown type...). */
+/* One line of the file (version 2 or 3): 1 and *r filled for a record; 0 for
+ * a comment or a blank line; -1 for anything malformed (end before start,
+ * unknown type...). */
 int kit_trace_parse(const char *line, kit_trace_rec *r);
 
 /* A whole file: the header, a calibration line, the records, a second
@@ -80,7 +109,7 @@ int kit_trace_write(FILE *fp, const kit_trace_rec *r, size_t n, unsigned long lo
 /* How busy each engine was over the records that start in [t0, t1] (ns;
  * t1 = 0: no upper bound): the union of the intervals of host-to-device
  * copies, of kernels and of device-to-host copies, so two kernels that
- * overlap count once. */
+ * overlap count once. M records are not engine work and are left out. */
 typedef struct {
     double span_ms;      /* t0 to the end of the last record */
     double htod_ms, kernel_ms, dtoh_ms;

@@ -21,7 +21,43 @@ garbage line
 """
 
 
+V3 = """# kitcupti 3
+# calib 0 0
+M\t50\t50\t0\t1048576\tdevice\talloc\t0x7f0000
+K\t100\t200\t7\t0\t-\ttile_kernel\t4352+1024
+C\t210\t260\t7\t4096\tDtoH\t-\tdevice>pinned
+M\t300\t300\t0\t1048576\tdevice\tfree\t0x7f0000
+M\t310\t310\t0\t64\tmanaged\talloc\t0xabc
+# calib 1 1
+# end kernels=1 copies=1 memory=3 dropped=0
+"""
+
+
 class Cupti(unittest.TestCase):
+    def test_v3(self):
+        t = cupti.parse(V3)
+        self.assertTrue(t.complete and t.copies_recorded and t.memory_recorded)
+        k = [r for r in t.records if r.kind == "K"][0]
+        self.assertEqual((k.name, k.smem), ("tile_kernel", 5376))
+        c = [r for r in t.records if r.kind == "C"][0]
+        self.assertEqual((c.copy, c.src, c.dst), ("DtoH", "device", "pinned"))
+        m = [r for r in t.records if r.kind == "M"]
+        self.assertEqual([(r.op, r.src, r.bytes, r.addr) for r in m],
+                         [("alloc", "device", 1 << 20, 0x7f0000), ("free", "device", 1 << 20,
+                                                                   0x7f0000),
+                          ("alloc", "managed", 64, 0xabc)])
+        # memory records are no engine's work: a window holds its kernels and copies only
+        self.assertEqual([len(x) for x in cupti.in_window(t, 0, 1000)], [1, 1])
+        self.assertEqual(cupti.device_peak(t, 0, 1000), 1 << 20)
+        self.assertEqual(cupti.device_peak(t, 60, 305), 0)      # taken before the window
+        self.assertEqual(cupti.device_peak(t, 60, 1000), 64)    # managed memory is the GPU's
+        self.assertEqual(cupti.managed_live(t, 0, 1000), 64)
+        self.assertEqual(cupti.managed_live(t, 0, 305), 0)       # taken after it
+        v2 = cupti.parse(V2)
+        self.assertFalse(v2.memory_recorded)
+        self.assertEqual(v2.records[0].smem, -1)
+
+
     def test_v2(self):
         t = cupti.parse(V2)
         self.assertTrue(t.complete)

@@ -1,4 +1,4 @@
-# gantt.awk - GPU activity records (kitcupti 2, DESIGN.md) to the bars of a
+# gantt.awk - GPU activity records (kitcupti 2 or 3, DESIGN.md) to the bars of a
 # Gantt chart for timeline.gp: one line per record,
 #   START_MS  END_MS  LANE  COLOUR  STREAM
 # times from the first record's start; one lane per stream, numbered from 0

@@ -276,9 +276,10 @@ setup_file() {
 
 @test "gantt.awk: one lane per stream, times from the first record, a colour per engine" {
     f="$BATS_TEST_TMPDIR/r.tsv"
-    printf '# kitcupti 2\n# calib 5 5\n' >"$f"
-    printf 'C\t2000000\t6000000\t17\t4096\tHtoD\t-\n' >>"$f"
-    printf 'K\t6000000\t7500000\t17\t0\t-\tstrip_rows_kernel\n' >>"$f"
+    printf '# kitcupti 3\n# calib 5 5\n' >"$f"
+    printf 'C\t2000000\t6000000\t17\t4096\tHtoD\t-\tpinned>device\n' >>"$f"
+    printf 'M\t2500000\t2500000\t0\t4096\tdevice\talloc\t0x7f00\n' >>"$f"    # no bar
+    printf 'K\t6000000\t7500000\t17\t0\t-\tstrip_rows_kernel\t0+4096\n' >>"$f"
     printf 'C\t7500000\t9000000\t17\t4096\tDtoH\t-\n' >>"$f"
     printf 'C\t6000000\t8000000\t9\t4096\tHtoD\t-\n' >>"$f"
     printf 'C\t6000000\t6000100\t9\t8\tDtoD\t-\n' >>"$f"

@@ -215,7 +215,7 @@ bytes() { awk -F'\t' -v k="$2" '$1 == "C" && $6 == k { n += $5 } END { printf "%
     [ "$(grep -c 'engines  span' <<<"$output")" -eq 4 ]
     for v in 2 3 4 5; do
         f="$T/strip-v$v.tsv"
-        [ "$(head -n1 "$f")" = "# kitcupti 2" ]
+        [ "$(head -n1 "$f")" = "# kitcupti 3" ]
         [[ "$(tail -n1 "$f")" == "# end kernels="* ]]
         # two kernels per strip; every output row copied back exactly once
         [ "$(count "$f" K)" -eq 32 ] || { echo "v$v: $(count "$f" K) kernels"; false; }
@@ -317,7 +317,7 @@ bytes() { awk -F'\t' -v k="$2" '$1 == "C" && $6 == k { n += $5 } END { printf "%
     [[ "$output" == *"Invalid __global__"* ]]
 }
 
-@test "the injection library records kernels and copies of a whole program (kitcupti 2, 1)" {
+@test "the injection library records kernels, copies and device memory of a whole program (kitcupti 3, 1)" {
     lib="$KIT_ROOT/common/build/libkitcupti.so"
     [ -f "$lib" ] || skip "no libkitcupti.so (no CUPTI in this toolkit)"
     f="$BATS_TEST_TMPDIR/rec.tsv"
@@ -325,15 +325,27 @@ bytes() { awk -F'\t' -v k="$2" '$1 == "C" && $6 == k { n += $5 } END { printf "%
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     # the in-process records step aside for the injected library
     [[ "$output" == *"an injected library"* ]]
-    [ "$(head -n1 "$f")" = "# kitcupti 2" ]
+    [ "$(head -n1 "$f")" = "# kitcupti 3" ]
     [ "$(grep -c '^# calib ' "$f")" -eq 2 ]
-    [[ "$(tail -n1 "$f")" == "# end kernels="*" copies="*" dropped=0" ]]
+    [[ "$(tail -n1 "$f")" == "# end kernels="*" copies="*" memory="*" dropped=0" ]]
     # warm-up and one timed run: 2 launches of 3 pictures each, at least
     [ "$(awk -F'\t' '$1 == "K" && $7 == "batch_kernel"' "$f" | wc -l)" -ge 4 ]
     [ "$(count "$f" C HtoD)" -ge 4 ]
     [ "$(count "$f" C DtoH)" -ge 4 ]
-    # every record line is well-formed: 7 fields, end after start
-    awk -F'\t' '!/^#/ && (NF != 7 || $3 < $2) { bad = 1 } END { exit bad }' "$f"
+    # every record line is well-formed: 8 fields, end after start
+    awk -F'\t' '!/^#/ && (NF != 8 || $3 < $2) { bad = 1 } END { exit bad }' "$f"
+    # the harness's buffers are pageable without --pinned: every host copy says so
+    [ "$(awk -F'\t' '$1 == "C" && $6 == "HtoD" && $8 != "pageable>device"' "$f" | wc -l)" -eq 0 ]
+    [ "$(awk -F'\t' '$1 == "C" && $6 == "DtoH" && $8 != "device>pageable"' "$f" | wc -l)" -eq 0 ]
+    # v3's device buffers: taken and given back, device memory, at least 2 x 3 pictures
+    [ "$(awk -F'\t' '$1 == "M" && $6 == "device" && $7 == "alloc" && $5 >= 3 * 32 * 32 * 3' "$f" | wc -l)" -ge 2 ]
+    [ "$(awk -F'\t' '$1 == "M" && $7 == "free"' "$f" | wc -l)" -ge 2 ]
+    # a kernel's shared memory per block, STATIC+DYNAMIC
+    awk -F'\t' '$1 == "K" && $8 !~ /^[0-9]+\+[0-9]+$/ { bad = 1 } END { exit bad }' "$f"
+    # with --pinned the same copies read and write page-locked memory
+    run env CUDA_INJECTION64_PATH="$lib" KIT_CUPTI_OUT="$f" "$REF" --part batch --size 32x32 --count 6 --group 3 --variant 3 --reps 1 --pinned --quiet
+    [ "$status" -eq 0 ]
+    [ "$(awk -F'\t' '$1 == "C" && $6 == "HtoD" && $8 == "pinned>device"' "$f" | wc -l)" -ge 2 ]
     # the older format for older readers: kernels only, four fields
     run env CUDA_INJECTION64_PATH="$lib" KIT_CUPTI_OUT="$f" KIT_CUPTI_FORMAT=1 "$REF" --part batch --size 32x32 --count 6 --group 3 --variant 3 --reps 1 --quiet
     [ "$status" -eq 0 ]

@@ -42,19 +42,36 @@ static void test_format_lines(void **state)
     kit_trace_rec k = kernel(1000, 2500, 7, "strip_rows_kernel");
     int n = kit_trace_format(&k, buf, sizeof buf);
     assert_int_equal(n, (int)strlen(buf));
-    assert_string_equal(buf, "K\t1000\t2500\t7\t0\t-\tstrip_rows_kernel\n");
+    assert_string_equal(buf, "K\t1000\t2500\t7\t0\t-\tstrip_rows_kernel\t0+0\n");
+    k.smem_static = 4352;
+    k.smem_dynamic = 96;
+    kit_trace_format(&k, buf, sizeof buf);
+    assert_string_equal(buf, "K\t1000\t2500\t7\t0\t-\tstrip_rows_kernel\t4352+96\n");
     kit_trace_rec c = copy(3000, 9000, 13, 1048576, KIT_COPY_DTOH);
+    c.src = KIT_MEM_DEVICE;
+    c.dst = KIT_MEM_PAGEABLE;
     kit_trace_format(&c, buf, sizeof buf);
-    assert_string_equal(buf, "C\t3000\t9000\t13\t1048576\tDtoH\t-\n");
+    assert_string_equal(buf, "C\t3000\t9000\t13\t1048576\tDtoH\t-\tdevice>pageable\n");
     c.kind = KIT_COPY_HTOD;
+    c.src = KIT_MEM_PINNED;
+    c.dst = KIT_MEM_DEVICE;
     kit_trace_format(&c, buf, sizeof buf);
-    assert_string_equal(buf, "C\t3000\t9000\t13\t1048576\tHtoD\t-\n");
+    assert_string_equal(buf, "C\t3000\t9000\t13\t1048576\tHtoD\t-\tpinned>device\n");
+    /* memory taken and given back */
+    kit_trace_rec m = {.type = 'M', .start = 77, .end = 77, .bytes = 4096, .src = KIT_MEM_MANAGED,
+                       .address = 0x7f00abc000ULL};
+    kit_trace_format(&m, buf, sizeof buf);
+    assert_string_equal(buf, "M\t77\t77\t0\t4096\tmanaged\talloc\t0x7f00abc000\n");
+    m.freed = 1;
+    m.src = KIT_MEM_DEVICE;
+    kit_trace_format(&m, buf, sizeof buf);
+    assert_string_equal(buf, "M\t77\t77\t0\t4096\tdevice\tfree\t0x7f00abc000\n");
     /* a buffer too small is refused, not cut */
     assert_int_equal(kit_trace_format(&c, buf, 10), -1);
     /* a kernel with no name still gives a well-formed line */
     kit_trace_rec anon = kernel(1, 2, 0, "");
     kit_trace_format(&anon, buf, sizeof buf);
-    assert_string_equal(buf, "K\t1\t2\t0\t0\t-\t?\n");
+    assert_string_equal(buf, "K\t1\t2\t0\t0\t-\t?\t0+0\n");
 }
 
 static void test_parse_round_trip(void **state)
@@ -62,7 +79,17 @@ static void test_parse_round_trip(void **state)
     (void)state;
     kit_trace_rec in[] = {kernel(5, 50, 1, "batch_kernel"), copy(60, 600, 2, 921600, KIT_COPY_HTOD),
                           copy(70, 71, 3, 8, KIT_COPY_DTOD), copy(80, 81, 0, 1, KIT_COPY_OTHER),
-                          copy(90, 95, 4, 2, KIT_COPY_PTOP), copy(90, 95, 4, 2, KIT_COPY_HTOH)};
+                          copy(90, 95, 4, 2, KIT_COPY_PTOP), copy(90, 95, 4, 2, KIT_COPY_HTOH),
+                          {.type = 'M', .start = 9, .end = 9, .bytes = 1 << 20, .src = KIT_MEM_DEVICE,
+                           .address = 0xdeadbeef000ULL},
+                          {.type = 'M', .start = 99, .end = 99, .bytes = 64, .src = KIT_MEM_STATIC,
+                           .freed = 1, .address = 0x10ULL}};
+    in[0].smem_static = 12;
+    in[0].smem_dynamic = 4096;
+    in[1].src = KIT_MEM_PAGEABLE;
+    in[1].dst = KIT_MEM_DEVICE;
+    in[3].src = KIT_MEM_MANAGED_STATIC;
+    in[3].dst = KIT_MEM_ARRAY;
     for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
         char buf[256];
         kit_trace_rec out;
@@ -72,11 +99,25 @@ static void test_parse_round_trip(void **state)
         assert_true(out.start == in[i].start && out.end == in[i].end);
         assert_int_equal(out.stream, in[i].stream);
         assert_true(out.bytes == in[i].bytes);
-        if (in[i].type == 'C')
+        assert_int_equal(out.src, in[i].src);
+        if (in[i].type == 'C') {
             assert_int_equal(out.kind, in[i].kind);
-        else
+            assert_int_equal(out.dst, in[i].dst);
+        } else if (in[i].type == 'K') {
             assert_string_equal(out.name, in[i].name);
+            assert_int_equal(out.smem_static, in[i].smem_static);
+            assert_int_equal(out.smem_dynamic, in[i].smem_dynamic);
+        } else {
+            assert_int_equal(out.freed, in[i].freed);
+            assert_true(out.address == in[i].address);
+        }
     }
+    /* version 2's lines (no last column) still read, with nothing known of the memories */
+    kit_trace_rec v2;
+    assert_int_equal(kit_trace_parse("C\t1\t2\t1\t8\tHtoD\t-\n", &v2), 1);
+    assert_int_equal(v2.src, KIT_MEM_UNKNOWN);
+    assert_int_equal(kit_trace_parse("K\t1\t2\t1\t0\t-\tk\n", &v2), 1);
+    assert_int_equal(v2.smem_static + v2.smem_dynamic, 0);
 }
 
 static void test_parse_rejects(void **state)
@@ -99,6 +140,19 @@ static void test_parse_rejects(void **state)
         "K\t1\t2\t1\t0\t-\t\n",            /* a kernel has a name */
         "C\t1\t2\t1\t8\tHtoD\tname\n",     /* a copy has none */
         "C\t1\t2\t4294967296\t8\tHtoD\t-\n", /* stream beyond 32 bits */
+        "C\t1\t2\t1\t8\tHtoD\t-\tpinned>device\tx\n", /* nine fields */
+        "C\t1\t2\t1\t8\tHtoD\t-\tpinned\n",          /* SRC>DST */
+        "C\t1\t2\t1\t8\tHtoD\t-\tpinned>gpu\n",      /* no such memory */
+        "K\t1\t2\t1\t0\t-\tk\t12\n",                  /* STATIC+DYNAMIC */
+        "K\t1\t2\t1\t0\t-\tk\t12+x\n",
+        "K\t1\t2\t1\t0\t-\tk\t4294967296+0\n",
+        "M\t5\t5\t0\t8\tdevice\talloc\n",              /* M has eight fields */
+        "M\t5\t6\t0\t8\tdevice\talloc\t0x10\n",       /* at one time */
+        "M\t5\t5\t0\t8\tdevice\ttake\t0x10\n",        /* alloc or free */
+        "M\t5\t5\t0\t8\tgpu\talloc\t0x10\n",
+        "M\t5\t5\t0\t8\tdevice\talloc\t16\n",         /* hex */
+        "M\t5\t5\t0\t8\tdevice\talloc\t0x1g\n",
+        "M\t5\t5\t3\t8\tdevice\talloc\t0x10\n",       /* no stream */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (kit_trace_parse(bad[i], &r) != -1)
@@ -180,6 +234,12 @@ static void test_busy_serial(void **state)
     kit_trace_busy b;
     kit_trace_busy_of(r, 3, 0, 0, &b);
     assert_true(b.busiest_ms == 40e-6);
+    /* memory taken is no engine's work: the same figures with an M record among them */
+    kit_trace_rec m[] = {r[0], {.type = 'M', .start = 50, .end = 50, .bytes = 1 << 30}, r[1], r[2]};
+    kit_trace_busy bm;
+    kit_trace_busy_of(m, 4, 0, 0, &bm);
+    assert_true(bm.span_ms == b.span_ms && bm.busiest_ms == b.busiest_ms);
+    assert_int_equal(bm.kernels + bm.copies, 3);
     assert_true(b.overlap > 2.4999 && b.overlap < 2.5001);
     assert_int_equal(b.streams, 1);
 }
@@ -188,18 +248,18 @@ static void test_write_whole_file(void **state)
 {
     (void)state;
     kit_trace_rec r[] = {kernel(10, 20, 3, "k1"), copy(20, 30, 3, 16, KIT_COPY_DTOH),
-                         copy(25, 35, 4, 16, KIT_COPY_HTOD)};
+                         copy(25, 35, 4, 16, KIT_COPY_HTOD),
+                         {.type = 'M', .start = 5, .end = 5, .bytes = 32, .src = KIT_MEM_DEVICE}};
     char *text = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
     assert_non_null(fp);
-    assert_int_equal(kit_trace_write(fp, r, 3, 111, 222, 0), 0);
+    assert_int_equal(kit_trace_write(fp, r, 4, 111, 222, 0), 0);
     fclose(fp);
-    assert_true(strncmp(text, "# kitcupti 2\n# calib 111 222\n", 29) == 0);
-    assert_non_null(strstr(text, "# end kernels=1 copies=2 dropped=0\n"));
+    assert_true(strncmp(text, "# kitcupti 3\n# calib 111 222\n", 29) == 0);
+    const char *end = "# end kernels=1 copies=2 memory=1 dropped=0\n";
     /* the end line is the last one */
-    assert_true(len > 0 && strcmp(text + len - strlen("# end kernels=1 copies=2 dropped=0\n"),
-                                  "# end kernels=1 copies=2 dropped=0\n") == 0);
+    assert_true(len > 0 && strcmp(text + len - strlen(end), end) == 0);
     /* every other line parses back */
     int records = 0, comments = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -209,7 +269,7 @@ static void test_write_whole_file(void **state)
         records += p == 1;
         comments += p == 0;
     }
-    assert_int_equal(records, 3);
+    assert_int_equal(records, 4);
     assert_int_equal(comments, 4);
     free(text);
 }
@@ -219,6 +279,9 @@ static void test_kind_names(void **state)
     (void)state;
     for (int k = KIT_COPY_OTHER; k <= KIT_COPY_PTOP; k++)
         assert_int_equal(kit_trace_kind_parse(kit_trace_kind_name((kit_copy_kind)k)), k);
+    for (int k = KIT_MEM_UNKNOWN; k <= KIT_MEM_MANAGED_STATIC; k++)
+        assert_int_equal(kit_trace_mem_parse(kit_trace_mem_name((kit_mem_kind)k)), k);
+    assert_int_equal(kit_trace_mem_parse("gpu"), -1);
     assert_string_equal(kit_trace_kind_name((kit_copy_kind)42), "other");
     assert_int_equal(kit_trace_kind_parse("htod"), KIT_COPY_OTHER); /* names are exact */
 }

@@ -2,11 +2,13 @@
 
 GPU activity records of a run (DESIGN.md "GPU activity records"): parsed, mapped to
 CLOCK_MONOTONIC through the calibration lines, and attributed to a timed repetition by its
-launch window. Reads both formats:
+launch window. Reads every format:
 
-    # kitcupti 2                         (common/cupti_trace.c)
-    K  START  END  STREAM  0      -     NAME
-    C  START  END  STREAM  BYTES  KIND  -
+    # kitcupti 3                         (common/cupti_trace.c)
+    K  START  END  STREAM  0      -     NAME   STATIC+DYNAMIC   (shared memory per block)
+    C  START  END  STREAM  BYTES  KIND  -      SRC>DST          (the memories' kinds)
+    M  TIME   TIME 0       BYTES  MEM   alloc|free  ADDRESS     (memory taken, given back)
+    # kitcupti 2: the same without the last column and without M lines
     # kitcupti 1                         (common/cupti_count.c: kernels only)
     NAME<TAB>START<TAB>END<TAB>DURATION
 and `# calib CUPTI_NS MONOTONIC_NS` (at start and at the end), `# end ...` written last.
@@ -28,6 +30,11 @@ class Rec:
     bytes: int = 0
     copy: str = ""     # HtoD DtoH DtoD HtoH PtoP other
     name: str = ""
+    smem: int = -1     # K: shared memory per block, bytes (-1: not recorded)
+    src: str = ""      # C: the memory kinds read and written ("" not recorded); M: the kind
+    dst: str = ""
+    op: str = ""       # M: alloc or free
+    addr: int = 0      # M: where
 
 
 @dataclass
@@ -36,6 +43,7 @@ class Trace:
     complete: bool = False     # the `# end` line was there
     records: List[Rec] = field(default_factory=list)
     copies_recorded: bool = False
+    memory_recorded: bool = False  # version 3: M lines, memory kinds, shared memory
 
 
 def parse(text):
@@ -62,13 +70,23 @@ def parse(text):
         f = line.split("\t") if "\t" in line else line.split()
         try:
             if f and f[0] in ("K", "C") and len(f) >= 7:
-                raw.append(Rec(f[0], int(f[1]), int(f[2]), f[3], int(f[4] or 0),
-                               f[5] if f[0] == "C" else "", f[6] if f[0] == "K" else ""))
+                r = Rec(f[0], int(f[1]), int(f[2]), f[3], int(f[4] or 0),
+                        f[5] if f[0] == "C" else "", f[6] if f[0] == "K" else "")
+                if len(f) >= 8 and f[0] == "K" and "+" in f[7]:
+                    a, _, b = f[7].partition("+")
+                    r.smem = int(a) + int(b)
+                elif len(f) >= 8 and f[0] == "C" and ">" in f[7]:
+                    r.src, _, r.dst = f[7].partition(">")
+                raw.append(r)
+            elif f and f[0] == "M" and len(f) >= 8 and f[6] in ("alloc", "free"):
+                raw.append(Rec("M", int(f[1]), int(f[1]), "", int(f[4] or 0), src=f[5],
+                               op=f[6], addr=int(f[7], 16)))
             elif len(f) >= 4 and tr.version <= 1:
                 raw.append(Rec("K", int(f[1]), int(f[2]), name=f[0]))
         except ValueError:
             continue
     tr.copies_recorded = tr.version >= 2
+    tr.memory_recorded = tr.version >= 3
     scale, off = 1.0, 0.0
     if len(cal) >= 2 and cal[-1][0] > cal[0][0]:
         scale = (cal[-1][1] - cal[0][1]) / float(cal[-1][0] - cal[0][0])
@@ -93,6 +111,44 @@ def in_window(tr, l0, l1, slack=SLACK_NS):
         elif r.kind == "C" and l0 <= r.start <= l1 + slack:
             cs.append(r)
     return ks, cs
+
+
+# the kinds of memory that live on the GPU (pinned and pageable are the host's)
+DEVICE_MEMORY = ("device", "array", "managed", "static", "managed-static", "unknown")
+
+
+def device_peak(tr, l0, l1):
+    """The most device memory (bytes) that allocations made within [l0, l1] held at once
+    before l1, whatever API made them (the runtime, the driver, a pool): what a launch window
+    took for itself. M records only (version 3)."""
+    live, held, peak = {}, 0, 0
+    for r in tr.records:
+        if r.kind != "M" or r.start > l1:
+            continue
+        if r.op == "alloc" and r.start >= l0 and r.src in DEVICE_MEMORY:
+            held += r.bytes - live.get(r.addr, 0)
+            live[r.addr] = r.bytes
+            peak = max(peak, held)
+        elif r.op == "free" and r.addr in live:
+            held -= live.pop(r.addr)
+    return peak
+
+
+def managed_live(tr, l0, l1):
+    """Bytes of managed memory live at some point of [l0, l1] (taken before l1, not given
+    back before l0). M records only."""
+    live = {}
+    seen = 0
+    for r in tr.records:
+        if r.kind != "M" or r.start > l1:
+            continue
+        if r.op == "alloc" and r.src == "managed":
+            live[r.addr] = r.bytes
+        elif r.op == "free" and r.addr in live:
+            b = live.pop(r.addr)
+            if r.start >= l0:
+                seen += b
+    return seen + sum(live.values())
 
 
 def union_ns(recs):
