@@ -5,6 +5,7 @@
  * behind, frees of unknown pointers. Prints "ok" and exits 0, or the first
  * check that fails.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,14 @@ cudaError_t __real_cudaFreeAsync(void *p, cudaStream_t s)
     return cudaSuccess;
 }
 
+/* a variant's own thread, between its calls: 5 MiB into *arg */
+static void *take_on_a_thread(void *arg)
+{
+    if (__wrap_cudaMalloc((void **)arg, 5 << 20) != cudaSuccess)
+        *(void **)arg = NULL;
+    return NULL;
+}
+
 #define CHECK(cond)                                                                         \
     do {                                                                                    \
         if (!(cond)) {                                                                      \
@@ -127,6 +136,33 @@ int main(void)
     CHECK(__wrap_cudaFree(a) == cudaSuccess);
     devmem_end(&peak, &left);
     CHECK(peak == 512 * MiB && left == 0);
+    /* memory a variant kept from an earlier call counts in the next window */
+    devmem_begin(0, "strip v8");
+    CHECK(__wrap_cudaMalloc(&a, 6 * MiB) == cudaSuccess);
+    devmem_end(&peak, &left);
+    CHECK(left == 6 * MiB);
+    devmem_begin(8 * MiB, "strip v8");
+    CHECK(__wrap_cudaMalloc(&b, 4 * MiB) == cudaErrorMemoryAllocation); /* 6 + 4 > 8 */
+    CHECK(__wrap_cudaMalloc(&b, 2 * MiB) == cudaSuccess);
+    devmem_end(&peak, &left);
+    CHECK(peak == 8 * MiB && left == 8 * MiB);
+    CHECK(__wrap_cudaFree(a) == cudaSuccess && __wrap_cudaFree(b) == cudaSuccess);
+    /* memory taken on another thread between windows (a set-up of the variant's) is its */
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, take_on_a_thread, &c) == 0 && pthread_join(th, NULL) == 0);
+    CHECK(c != NULL);
+    devmem_begin(8 * MiB, "strip v7");
+    CHECK(__wrap_cudaMalloc(&a, 4 * MiB) == cudaErrorMemoryAllocation); /* 5 + 4 > 8 */
+    devmem_end(&peak, &left);
+    CHECK(peak == 5 * MiB && left == 5 * MiB);
+    CHECK(__wrap_cudaFree(c) == cudaSuccess);
+    /* and the kit's own thread outside a window stays the kit's */
+    CHECK(__wrap_cudaMalloc(&a, 100 * MiB) == cudaSuccess);
+    devmem_begin(8 * MiB, "strip v6");
+    CHECK(__wrap_cudaMalloc(&b, 8 * MiB) == cudaSuccess);
+    devmem_end(&peak, &left);
+    CHECK(peak == 8 * MiB && left == 8 * MiB);
+    CHECK(__wrap_cudaFree(a) == cudaSuccess && __wrap_cudaFree(b) == cudaSuccess);
     CHECK(__wrap_cudaFree(kit) == cudaSuccess);
     printf("ok\n");
     return 0;

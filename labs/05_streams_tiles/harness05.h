@@ -36,12 +36,14 @@ void lab05_copies_teardown(kit_ctx *ctx);
  * cudaFreeAsync of the program goes through the harness (the link wraps
  * them), which keeps the bytes each allocation holds. */
 
-/* Open a window: its peak counts from the bytes held now; with budget > 0 an
- * allocation that would hold more than budget bytes above that level fails
- * with cudaErrorMemoryAllocation after one line naming `who`. */
+/* Open a window: with budget > 0 an allocation that would make the variant
+ * hold more than budget bytes fails with cudaErrorMemoryAllocation after one
+ * line naming `who`. The variant's memory is all but the kit's (what the
+ * kit took on its own thread outside a window): memory kept from an earlier
+ * call, or taken on another thread between calls, counts from the start. */
 void devmem_begin(size_t budget, const char *who);
-/* Close it: the window's peak above its start, and what is still held above
- * it (a variant that does not free what it allocated). */
+/* Close it: the window's peak of the variant's memory, and what the variant
+ * still holds (a variant that does not free what it allocated). */
 void devmem_end(size_t *peak, size_t *left);
 /* Allocations the budget refused since the program started. */
 int devmem_refusals(void);
