@@ -176,8 +176,15 @@ class Late(unittest.TestCase):
         self.assertEqual(r.mechanism, {"strip:4": {"streams": 2}, "strip:5": {"streams": 2},
                                        "sum:2": {"no-copies": 1}})
         self.assertEqual(r.penalty["no-mechanism"], "perf")     # correctness points stay
+        self.assertEqual(r.penalty["over-budget"], "variant")
+        r = rubric.parse("lab.rubric", text + "mechanism strip:3 pinned shared\n"
+                         "mechanism sum:2 managed\nmechanism strip:4 pageable\n")
+        self.assertEqual(r.mechanism["strip:3"], {"pinned": 1, "shared": 1})
+        self.assertEqual(r.mechanism["sum:2"], {"no-copies": 1, "managed": 1})
+        self.assertEqual(r.mechanism["strip:4"], {"streams": 2, "pageable": 1})
         for bad, said in (("streams=1", "streams=N (N 2 or more)"), ("streams", "not 'streams'"),
-                          ("no-copies=2", "not 'no-copies=2'"), ("shared", "not 'shared'")):
+                          ("no-copies=2", "not 'no-copies=2'"), ("smem", "not 'smem'"),
+                          ("pinned=2", "not 'pinned=2'")):
             with self.assertRaises(rubric.RubricError) as e:
                 rubric.parse("lab.rubric", text + "mechanism strip:4 %s\n" % bad)
             self.assertIn(said, str(e.exception))

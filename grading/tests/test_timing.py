@@ -6,6 +6,7 @@ import unittest
 import util
 from kitgrade.runs import cupti, timing
 from kitgrade.runs.run import Desc, Rep
+from kitgrade.runs.runcheck import gpu_mem_budget as timing_budget
 
 INFO_GPU = {"lab": "98", "gpu": True, "parts": [{"name": "", "variants": [
     {"id": 1, "span": "kernel", "ceiling": "device-copy", "min_launches": 2},
@@ -197,6 +198,99 @@ class Verify(util.TempCase):
         self.assertIn("repetition 1 copied 4096 bytes between host and device (DtoH)", zc.reason)
         ctx.checks_off.add(("2", "no-mechanism"))         # the reference broke it: off
         self.assertEqual(t.verify(run_of(2, copies=True), ctx.cases[-1], 2, True).status, "ok")
+
+    def test_mechanism_memories_and_shared(self):
+        """pinned/pageable: every host copy's host side of that kind; shared: a kernel of every
+        repetition with shared memory; managed: managed memory live in every repetition. What
+        an older records format does not hold is not held against the variant."""
+        ctx = self.ctx()
+        t = self.timer(ctx)
+        case = ctx.cases[-1]
+
+        def v3(run, src="pinned", smem=0, managed=False):
+            run.trace.version, run.trace.memory_recorded = 3, True
+            for r in run.trace.records:
+                if r.kind == "C":
+                    r.src, r.dst = "device", src      # DtoH: the host side is dst
+                else:
+                    r.smem = smem
+            if managed:
+                run.trace.records.insert(0, cupti.Rec("M", 10, 10, "", 1 << 20, src="managed",
+                                                      op="alloc", addr=0x1000))
+            return run
+        ctx.rub.mechanism = {"2": {"pinned": 1}}
+        self.assertEqual(t.verify(v3(run_of(2, copies=True)), case, 2, True).status, "ok")
+        pg = t.verify(v3(run_of(2, copies=True), src="pageable"), case, 2, True)
+        self.assertEqual(pg.status, "no-mechanism")
+        self.assertIn("repetition 1 copied 4096 bytes to pageable host memory; its step asks "
+                      "for page-locked (pinned) host buffers", pg.reason)
+        none = t.verify(v3(run_of(2)), case, 2, True)
+        self.assertIn("repetition 1 made no copy between host and device", none.reason)
+        old = run_of(2, copies=True)                      # version 2: no memory kinds known
+        self.assertEqual(t.verify(old, case, 2, True).status, "ok")
+        ctx.rub.mechanism = {"2": {"pageable": 1}}
+        self.assertEqual(t.verify(v3(run_of(2, copies=True), src="pageable"), case, 2,
+                                  True).status, "ok")
+        self.assertEqual(t.verify(v3(run_of(2, copies=True)), case, 2, True).status,
+                         "no-mechanism")
+        ctx.rub.mechanism = {"2": {"shared": 1}}
+        self.assertEqual(t.verify(v3(run_of(2), smem=4096), case, 2, True).status, "ok")
+        ns = t.verify(v3(run_of(2), smem=0), case, 2, True)
+        self.assertEqual(ns.status, "no-mechanism")
+        self.assertIn("repetition 1 ran 2 kernels and none used shared memory", ns.reason)
+        self.assertEqual(t.verify(run_of(2), case, 2, True).status, "ok")   # smem not recorded
+        ctx.rub.mechanism = {"2": {"managed": 1}}
+        self.assertEqual(t.verify(v3(run_of(2), managed=True), case, 2, True).status, "ok")
+        nm = t.verify(v3(run_of(2)), case, 2, True)
+        self.assertEqual(nm.status, "no-mechanism")
+        self.assertIn("repetition 1 used no managed memory", nm.reason)
+        # managed memory given back before a repetition is not live in it
+        r = v3(run_of(2), managed=True)
+        r.trace.records.insert(1, cupti.Rec("M", 20, 20, "", 1 << 20, src="managed", op="free",
+                                            addr=0x1000))
+        self.assertEqual(t.verify(r, case, 2, True).status, "no-mechanism")
+
+    def test_device_memory_budget_from_the_records(self):
+        """A case with --gpu-mem N: what a launch window takes, by any API, is counted from the
+        M records; memory taken before the window or given back within it is not its peak."""
+        ctx = self.ctx()
+        t = self.timer(ctx)
+        case = ctx.cases[-1]
+        case.args[:0] = ["--gpu-mem", "16"]
+        MIB = 1 << 20
+
+        def with_mem(run, sizes, before=0):
+            run.trace.version, run.trace.memory_recorded = 3, True
+            for d in run.descs.values():
+                for rep in d.reps:
+                    for j, b in enumerate(sizes):
+                        a = (rep.k << 20) + j
+                        run.trace.records.append(cupti.Rec("M", rep.l0 + 100 + j, rep.l0 + 100 + j,
+                                                           "", b, src="device", op="alloc",
+                                                           addr=a))
+                        run.trace.records.append(cupti.Rec("M", rep.l0 + 90000 + j,
+                                                           rep.l0 + 90000 + j, "", b,
+                                                           src="device", op="free", addr=a))
+            if before:
+                run.trace.records.append(cupti.Rec("M", 5, 5, "", before, src="device",
+                                                   op="alloc", addr=0x77))
+            run.trace.records.sort(key=lambda r: r.start)
+            return run
+        self.assertEqual(t.verify(with_mem(run_of(2), [8 * MIB, 8 * MIB], before=512 * MIB),
+                                  case, 2, True).status, "ok")
+        ob = t.verify(with_mem(run_of(2), [20 * MIB, 10 * MIB]), case, 2, True)
+        self.assertEqual(ob.status, "over-budget")
+        self.assertIn("repetition 1 took 30.0 MiB of device memory in its launch window; its "
+                      "--gpu-mem budget is 16 MiB", ob.reason)
+        # pinned host memory is not the GPU's
+        r = with_mem(run_of(2), [64 * MIB])
+        for x in r.trace.records:
+            x.src = "pinned" if x.kind == "M" else x.src
+        self.assertEqual(t.verify(r, case, 2, True).status, "ok")
+        ctx.checks_off.add(("2", "over-budget"))          # the reference broke it: off
+        self.assertEqual(t.verify(with_mem(run_of(2), [40 * MIB]), case, 2, True).status, "ok")
+        self.assertEqual(timing_budget(["--size", "8x8", "--gpu-mem=12"]), 12)
+        self.assertEqual(timing_budget(["--size", "8x8"]), 0)
 
     def test_kernels_outside_the_windows(self):
         r = run_of(1)

@@ -12,7 +12,11 @@ A `late` line is the late policy (late.py reads it: penalty=10%/day grace=15m la
 A `mechanism VARIANTS CHECK...` line names what the GPU records of those variants' timed runs
 must show, the mechanism their step teaches: `streams=N` (N streams or more carry the work of
 every repetition, and their copies and kernels overlap in most of them), `no-copies` (no copy
-between host and device: a zero-copy kernel reads host memory itself).
+between host and device: a zero-copy kernel reads host memory itself), `pinned` or `pageable`
+(every copy between host and device reads or writes host memory of that kind), `shared` (a
+kernel of every repetition uses shared memory), `managed` (managed memory is live in every
+repetition). A case with `--gpu-mem N` also has its launch windows' own device memory counted
+from the records, whatever API took it (status over-budget past N MiB).
 Every draw comes from the grading seed and the case's name (splitmix64, as the kit's kit_rng),
 so one seed gives the same cases again; the older form draws exactly as the C checker did.
 """
@@ -35,9 +39,10 @@ DEFAULT_PENALTY = {
     "extra-processes": "perf",
     "unverified": "perf",
     "no-mechanism": "perf",
+    "over-budget": "variant",
 }
 # what a `mechanism` line may ask of a variant's timed repetitions (runcheck.mechanism)
-MECHANISMS = ("streams", "no-copies")
+MECHANISMS = ("streams", "no-copies", "pinned", "pageable", "shared", "managed")
 LIMIT_KEYS = ("build", "run", "memory_mb", "disk_mb", "nproc", "output_mb", "gpu_memory_mb",
               "cpu_s")
 DEFAULT_LIMITS = {"build": 120, "run": 20, "memory_mb": 4096, "disk_mb": 2048, "nproc": 256,
@@ -399,7 +404,8 @@ def parse(path, text=None):
                     if k not in MECHANISMS or (k == "streams") != bool(eq) or \
                             (eq and not (v.isdigit() and int(v) >= 2)):
                         raise RubricError("%s:%d: a mechanism is streams=N (N 2 or more) or "
-                                          "no-copies, not '%s'" % (path, n, kv))
+                                          "one of %s, not '%s'" % (
+                                              path, n, ", ".join(MECHANISMS[1:]), kv))
                     checks[k] = int(v) if eq else 1
                 mech_lines.append((n, rest[0], checks))
             elif key == "sanitize_case":

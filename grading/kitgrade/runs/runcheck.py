@@ -31,6 +31,25 @@ class VarCheck:
     run_seq: Optional[int] = None                     # the run's entry in the grading's RunLog
 
 
+MIB = 1 << 20
+# what a launch window may take past its --gpu-mem budget in CUPTI's count: the allocator's
+# rounding of a few buffers to its 2 MiB pages
+BUDGET_SLACK = 8 * MIB
+
+
+def gpu_mem_budget(args):
+    """The --gpu-mem budget (MiB) among a case's harness options, or 0."""
+    for i, a in enumerate(args):
+        v = a[len("--gpu-mem="):] if a.startswith("--gpu-mem=") else \
+            (args[i + 1] if a == "--gpu-mem" and i + 1 < len(args) else None)
+        if v is not None:
+            try:
+                return float(v)
+            except ValueError:
+                return 0
+    return 0
+
+
 def _key_int(s):
     try:
         return int(s[2:] if s.lower().startswith("0x") else s, 16)
@@ -147,7 +166,7 @@ class RunChecks:
         windows = []
         for r in reps:
             ks, cs = cupti.in_window(tr, r.l0, r.l1)
-            windows.append((r.k, ks, cs))
+            windows.append((r.k, ks, cs, r.l0, r.l1))
             if len(ks) < need and not self.off(n, "no-kernel"):
                 return ("no-kernel", "repetition %d launched %d kernel%s; the variant needs at "
                                      "least %d" % (r.k, len(ks), "" if len(ks) == 1 else "s",
@@ -176,19 +195,29 @@ class RunChecks:
                                            "above the %.0f GB/s this GPU can copy" % (
                                                r.k, out.bytes, t / 1e6, out.bytes / t, ceil))
             vc.times.append(t / 1e6)
-        why = self.mechanism(ctx.rub.mechanism.get(n, {}), windows, tr.copies_recorded)
+        budget = gpu_mem_budget(case.args)
+        if budget and tr.memory_recorded and not self.off(n, "over-budget"):
+            for k, _ks, _cs, l0, l1 in windows:
+                took = cupti.device_peak(tr, l0, l1)
+                if took > budget * MIB + BUDGET_SLACK:
+                    return ("over-budget", "repetition %d took %.1f MiB of device memory in its "
+                                           "launch window; its --gpu-mem budget is %g MiB" % (
+                                               k, took / MIB, budget))
+        why = self.mechanism(ctx.rub.mechanism.get(n, {}), windows, tr)
         if why and not self.off(n, "no-mechanism"):
             return ("no-mechanism", why)
         return None
 
     @staticmethod
-    def mechanism(want, windows, copies_recorded):
-        """Why the repetitions' records (k, kernels, copies) do not show the mechanism the
-        rubric asks of the variant (its `mechanism` line), or "" when they do."""
+    def mechanism(want, windows, tr):
+        """Why the repetitions' records (k, kernels, copies, l0, l1) do not show the mechanism
+        the rubric asks of the variant (its `mechanism` line), or "" when they do. What the
+        records do not hold (an older format) is not held against it."""
+        copies_recorded = tr.copies_recorded
         n = want.get("streams", 0)
         if n:
             overlapped = 0
-            for k, ks, cs in windows:
+            for k, ks, cs, _l0, _l1 in windows:
                 used = {x.stream for x in ks + cs}
                 if len(used) < n:
                     return ("repetition %d ran its kernels and copies on %d stream%s; its step "
@@ -201,12 +230,40 @@ class RunChecks:
                         "step asks for copies and kernels that overlap" % (
                             n, overlapped, len(windows)))
         if want.get("no-copies") and copies_recorded:
-            for k, _ks, cs in windows:
+            for k, _ks, cs, _l0, _l1 in windows:
                 host = [x for x in cs if x.copy in ("HtoD", "DtoH")]
                 if host:
                     return ("repetition %d copied %d bytes between host and device (%s); its "
                             "step's kernel reads host memory itself (zero-copy)" % (
                                 k, sum(x.bytes for x in host), host[0].copy))
+        for kind in ("pinned", "pageable"):
+            if not want.get(kind):
+                continue
+            for k, _ks, cs, _l0, _l1 in windows:
+                host = [(x, x.src if x.copy == "HtoD" else x.dst) for x in cs
+                        if x.copy in ("HtoD", "DtoH")]
+                other = [(x, m) for x, m in host if m and m != kind]
+                if other:
+                    x, m = other[0]
+                    return ("repetition %d copied %d bytes %s %s host memory; its step asks "
+                            "for %s host buffers" % (
+                                k, sum(y.bytes for y, _m in other),
+                                "from" if x.copy == "HtoD" else "to", m,
+                                "page-locked (pinned)" if kind == "pinned" else "pageable"))
+                if not host:
+                    return ("repetition %d made no copy between host and device; its step "
+                            "times copies from %s host buffers" % (k, kind))
+        if want.get("shared"):
+            for k, ks, _cs, _l0, _l1 in windows:
+                if ks and all(x.smem == 0 for x in ks):
+                    return ("repetition %d ran %d kernel%s and none used shared memory; its "
+                            "step is a shared-memory kernel" % (
+                                k, len(ks), "" if len(ks) == 1 else "s"))
+        if want.get("managed") and tr.memory_recorded:
+            for k, _ks, _cs, l0, l1 in windows:
+                if not cupti.managed_live(tr, l0, l1):
+                    return ("repetition %d used no managed memory (cudaMallocManaged); its step "
+                            "is about managed memory" % k)
         return ""
 
     def check_reps(self, run, case, v, reps, vc):

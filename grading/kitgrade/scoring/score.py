@@ -15,13 +15,13 @@ from ..lab.rubric import parse_vname
 
 SEVERITY = ["missing", "refused", "no-commit", "no-files", "compile-error", "forbidden",
             "replayed", "impossible-time", "copies-in-launcher", "no-kernel", "extra-processes",
-            "no-mechanism", "timeout", "memory-limit", "gpu-memory-limit", "disk-limit",
+            "no-mechanism", "over-budget", "timeout", "memory-limit", "gpu-memory-limit", "disk-limit",
             "process-limit", "file-limit", "cpu-limit", "crash", "runtime-error",
             "sanitizer-error", "unverified", "no-output", "wrong", "not-implemented", "skipped",
             "ok"]
 RANK = {s: i for i, s in enumerate(SEVERITY)}
 SPEED = ("replayed", "impossible-time", "copies-in-launcher", "no-kernel", "extra-processes",
-         "no-mechanism", "unverified")
+         "no-mechanism", "over-budget", "unverified")
 SCHEMA = "kitgrade-results/1"
 
 
