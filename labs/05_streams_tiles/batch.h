@@ -43,8 +43,8 @@
 extern "C" {
 #endif
 
-/* Where v5's pictures come from: files on disk, or pictures encoded in
- * memory; the harness's (opaque here). */
+/* v5's pictures: the run's content as PNG in memory, which the harness
+ * encodes before each run (opaque here). */
 typedef struct batch_source batch_source;
 
 typedef struct {
@@ -77,7 +77,9 @@ int batch_filter(const unsigned char *d_in, unsigned char *d_out, int width, int
 
 /* Given (the harness's): decode pictures first .. first+n-1 of src into dst
  * (n pictures, one after the other) on `threads` threads; returns when they
- * are all there. KIT_OK, or KIT_RUNTIME_ERROR after one line. */
+ * are all there. Every run has content of its own: pictures decoded in an
+ * earlier run are not this run's. KIT_OK, or KIT_RUNTIME_ERROR after one
+ * line. */
 int batch_load(const batch_source *src, int first, int n, unsigned char *dst, int threads);
 
 int batch_v1(const batch_job *j);

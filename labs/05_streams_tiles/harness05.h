@@ -48,18 +48,24 @@ void devmem_end(size_t *peak, size_t *left);
 /* Allocations the budget refused since the program started. */
 int devmem_refusals(void);
 
-/* ---- loader.c: the pictures of batch v5 */
+/* ---- loader.c: the pictures of batch v5. Before each of v5's runs (in
+ * prepare(), outside the timed span) the harness encodes the content of that
+ * run's key, the bytes the other variants get in h_in, as PNG in memory;
+ * batch_load() decodes those bytes and does nothing else to them. The key is
+ * held here by no field: a picture decoded in an earlier run is the content
+ * of another key, and nothing in v5's reach turns it into this one. */
 struct batch_source {
     int w, h, count;
-    char *const *paths;      /* --images: the files (NULL when encoded below) */
-    unsigned char **enc;     /* generated: each picture as a PNG in memory */
+    unsigned char **enc;     /* picture i of the content in force as a PNG */
     size_t *enc_len;
-    unsigned long long key;  /* content in force (spec.c's batch_content) */
 };
 
-/* The source of d's pictures: its files, or its generated pictures encoded
- * as PNG on `threads` threads. 0, or -1 after one line. */
-int batch_source_make(batch_source *s, const batch_data *d, int threads);
+/* An empty source for d's pictures (d->base: generated, or the --images
+ * files decoded at set-up); nothing is encoded yet. */
+void batch_source_make(batch_source *s, const batch_data *d);
+/* Encode the content of key of every picture of d (lab05.h's batch_content
+ * of d->base) as PNG into s, on all the cores. 0, or -1 after one line. */
+int batch_source_encode(batch_source *s, const batch_data *d, unsigned long long key);
 void batch_source_free(batch_source *s);
 /* Decoding alone, as v5 does it (groups of `group` into two page-locked
  * buffers) with no GPU work: the median of `reps` passes, ms. */

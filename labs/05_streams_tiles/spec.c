@@ -433,19 +433,6 @@ static void strip_release(kit_problem *p)
 
 /* -------------------------------------------------------------- part batch */
 
-void batch_content(unsigned char *dst, const unsigned char *base, size_t bytes,
-                   unsigned long long key, int i)
-{
-    unsigned long long k = 0;
-    if (key) {
-        kit_rng r;
-        kit_rng_seed(&r, key ^ (0xB5AD4ECEDA1CE2A9ULL * (unsigned long long)(i + 1)));
-        k = kit_rng_next(&r);
-        k = k ? k : 1;
-    }
-    kit_bytes_fresh(dst, base, bytes, k);
-}
-
 static int has_picture_name(const char *name)
 {
     const char *dot = strrchr(name, '.');
@@ -625,8 +612,9 @@ static int batch_make(kit_problem *p, char *err, size_t errlen)
     return 0;
 }
 
-/* v5 decodes its own pictures (the harness's loader applies the key as it
- * decodes), so its runs leave px alone. */
+/* v5 reads no px: before each of its runs the harness (main.c, loader.c)
+ * encodes this key's content of base, the same bytes, as PNG for it to
+ * decode. So its runs leave px alone. */
 static void batch_fresh(kit_problem *p, int v, unsigned long long key)
 {
     batch_data *d = p->data;
@@ -730,8 +718,8 @@ static const kit_part_spec parts[] = {
         .nvariants = KIT_NELEMS(batch_variants),
         .variants = batch_variants,
         .help_extra = "results must equal the CPU's exactly. Each run is timed whole; v5's "
-                      "includes decoding\nthe pictures (PNG, from --images or encoded in memory "
-                      "from the generated ones).",
+                      "includes decoding\nthe pictures: PNG in memory, each run's content "
+                      "encoded before its clock starts.",
         .make = batch_make,
         .fresh = batch_fresh,
         .output = batch_output,

@@ -216,6 +216,30 @@ setup_file() {
     [ "${lines[-1]}" = ok ]
 }
 
+@test "batch v5's pictures: each run's content encoded as PNG decodes to exactly it, never to the run before's" {
+    # 4 batches x 5 keys (0, then others, then back) decoded at once and in groups
+    # against spec.c's content, every picture unlike the one decoded for the key
+    # before; and requests outside a batch refused, one line each (loadercheck.c)
+    run bash -c "make -s -C '$L05' loadercheck 2>'$BATS_TEST_TMPDIR/err'"
+    [ "$status" -eq 0 ] || { echo "$output"; cat "$BATS_TEST_TMPDIR/err"; false; }
+    [ "$output" = "24 cases" ]
+    [ "$(grep -c 'batch_load: pictures .* not a valid request$' "$BATS_TEST_TMPDIR/err")" -eq 12 ]
+    [ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -eq 12 ]
+    # the key stays out of v5's reach: no field of the source holds it, and the
+    # content function is no symbol a student's batch.cu could link to
+    run sed -n '/^struct batch_source {/,/^};/p' "$L05/harness05.h"
+    [[ "$output" == *"enc_len"* ]]
+    [[ "$output" != *"key"* ]]
+    run grep -c 'batch_content' "$L05/batch.h"
+    [ "$output" = 0 ]
+    for b in lab05 lab05-ref; do
+        run nm "$L05/$b"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *" T batch_load"* ]]
+        [ "$(grep -cw 'batch_content' <<<"$output")" -eq 0 ]
+    done
+}
+
 @test "without a CUDA device both lab 05 binaries exit 77 with one line, for every part" {
     if has_gpu; then skip "this machine has a GPU"; fi
     for b in lab05 lab05-ref; do

@@ -200,6 +200,29 @@ assert list(a.getdata()) == list(b.getdata()), "the pictures differ"
 ' "$BATS_TEST_TMPDIR/files.png" "$BATS_TEST_TMPDIR/mem.png"
 }
 
+@test "batch v5 decodes each run's own pictures: the reference passes every repetition, decode-once fails at the first timed one" {
+    # the reference, five timed repetitions each on fresh content: generated pictures, then files
+    run "$REF" --part batch --size 37x23 --count 11 --group 4 --loaders 2 --variant 5 --reps 5
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    passes 1
+    make -s -C "$L05" build/mkpictures >/dev/null
+    "$L05/build/mkpictures" "$BATS_TEST_TMPDIR/pics" 6 21x13 >/dev/null
+    run "$REF" --part batch --images "$BATS_TEST_TMPDIR/pics" --group 4 --variant 5 --reps 5
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    passes 1
+    # the planted example decode-once (grading/examples/lab05): v5 keeps the pictures of its
+    # first call, the warm-up, which are wrong for the first timed repetition's content
+    "$KIT_ROOT/grading/examples/make.sh" 05 "$BATS_TEST_TMPDIR/ex" >/dev/null
+    d="$BATS_TEST_TMPDIR/ex/decode-once"
+    make -s -C "$L05" O="$d" SRC="$d" "$d/lab05" >/dev/null
+    run "$d/lab05" --part batch --size 37x23 --count 11 --group 4 --variant 5 --reps 3
+    [ "$status" -eq 1 ] || { echo "$output"; false; }
+    [[ "$output" == *"FAIL (timed run)"* ]] || { echo "$output"; false; }
+    run "$d/lab05" --part batch --size 37x23 --count 11 --group 4 --variant 4 --reps 3
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    passes 1
+}
+
 # streams F TYPE: the distinct streams of the records of type K or C in F
 streams() { awk -F'\t' -v t="$2" '$1 == t { print $4 }' "$1" | sort -u | wc -l; }
 # count F TYPE [KIND]
