@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# GPU tests of the grader on labs 04, 05 and 07: each example submission of grading/examples
+# (lab04, lab05, lab07) gets the status and points its EXPECT states, graded as an instructor
+# would (--quick sizes): the mechanism each step teaches is read from the GPU activity records
+# (lab 04's shared memory, lab 05's streams and page-locked copies, lab 07's zero-copy and
+# managed memory), so the reference keeps every point and the planted mistakes lose theirs.
+# Skipped without a device.
+load ../cli/helpers
+
+setup_file() {
+    export GT="$BATS_FILE_TMPDIR"
+    local rc=0
+    "$KIT_ROOT/labs/04_shared_mem/lab04-ref" --size 1x1 --reps 1 --quiet >/dev/null 2>&1 || rc=$?
+    [ "$rc" -ne 77 ] || return 0
+    make -s -C "$KIT_ROOT/grading" >"$GT/make.log" 2>&1 || { cat "$GT/make.log"; return 1; }
+    local l t0
+    for l in 04 07 05; do
+        "$KIT_ROOT/grading/examples/make.sh" $l "$GT/ex$l" >/dev/null
+        t0=$SECONDS
+        "$KIT_ROOT/grading/grade" --lab $l --submissions "$GT/ex$l" --out "$GT/out$l" --quick \
+            --timeout 10 --seed 4242 >"$GT/grade$l.log" 2>&1
+        echo $? >"$GT/grade$l.rc"
+        echo $((SECONDS - t0)) >"$GT/grade$l.s"
+    done
+}
+
+setup() {
+    skip_without_gpu "$KIT_ROOT/labs/04_shared_mem/lab04-ref"
+}
+
+# examples NN: lab NN's grading exited 0 with every example once, and each meets its EXPECT
+examples() {
+    [ "$(cat "$GT/grade$1.rc")" -eq 0 ] || { cat "$GT/grade$1.log"; false; }
+    echo "lab $1 graded in $(cat "$GT/grade$1.s") s" >&3
+    n=$(find "$KIT_ROOT/grading/examples/lab$1" -mindepth 1 -maxdepth 1 -type d | wc -l)
+    [ "$(tail -n +2 "$GT/out$1/grades.csv" | wc -l)" -eq "$n" ]
+    run "$KIT_ROOT/grading/examples/expect.sh" "$1" "$GT/out$1"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^ok ' <<<"$output")" -eq "$n" ]
+}
+
+# the correct example: every point, every timed variant verified on the GPU's clock
+all_points() {
+    p="$GT/out$1/students/correct/perf.tsv"
+    [ -s "$p" ]
+    run awk -F'\t' '$4 != "gpu" || $5 != "ok"' "$p"
+    [ -z "$output" ] || { cat "$p"; false; }
+    run python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); p = r["points"]; print(p["total"], p["max"])' \
+        "$GT/out$1/students/correct/results.json"
+    read -r got max <<<"$output"
+    [ "$got" = "$max" ] || { echo "correct: $got of $max"; false; }
+}
+
+@test "lab 04 examples meet their EXPECT; the reference's shared memory is seen, every point kept" {
+    examples 04
+    all_points 04
+}
+
+@test "lab 07 examples meet their EXPECT (zero-copy-copies loses its speed points); managed and shared are seen" {
+    examples 07
+    all_points 07
+}
+
+@test "lab 05 examples meet their EXPECT (one-stream, over-budget...); streams and pinned copies are seen" {
+    examples 05
+    all_points 05
+}
