@@ -35,21 +35,30 @@ here=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 tarball="$here/gnuplot.tar.xz"
 sum=$(cksum <"$tarball" | cut -d' ' -f1)
 dir="${TMPDIR:-/tmp}/kit-gnuplot-$(id -u)-$sum"
+# unpacked into a folder of this process's own, completed (fontconfig's file too: it wants
+# absolute folders), then published by one rename: many programs may start at once on a
+# fresh machine (make test runs its files in parallel); the first rename wins
 if [ ! -x "$dir/gnuplot/bin/gnuplot.bin" ]; then
-    mkdir -p "$dir.part" && tar -C "$dir.part" -xJf "$tarball" && mv -T "$dir.part" "$dir" 2>/dev/null ||
-        { rm -rf "$dir.part"; [ -x "$dir/gnuplot/bin/gnuplot.bin" ] || { echo "gnuplot: cannot unpack $tarball" >&2; exit 127; }; }
-fi
-g="$dir/gnuplot"
-if [ ! -f "$g/fonts.conf" ]; then    # fontconfig wants absolute folders
-    cat >"$g/fonts.conf.part" <<EOT
+    part="$dir.part.$$"
+    rm -rf "$part"
+    if mkdir -p "$part" && tar -C "$part" -xJf "$tarball"; then
+        cat >"$part/gnuplot/fonts.conf" <<EOT
 <?xml version="1.0"?>
 <fontconfig>
-  <dir>$g/fonts</dir>
-  <cachedir>$g/fontcache</cachedir>
+  <dir>$dir/gnuplot/fonts</dir>
+  <cachedir>$dir/gnuplot/fontcache</cachedir>
   <alias><family>sans</family><prefer><family>DejaVu Sans</family></prefer></alias>
 </fontconfig>
 EOT
-    mv "$g/fonts.conf.part" "$g/fonts.conf"
+        mv -T "$part" "$dir" 2>/dev/null
+    fi
+    rm -rf "$part"
+    [ -x "$dir/gnuplot/bin/gnuplot.bin" ] || { echo "gnuplot: cannot unpack $tarball" >&2; exit 127; }
+fi
+g="$dir/gnuplot"
+if [ ! -f "$g/fonts.conf" ]; then    # a folder unpacked by an older wrapper
+    printf '<?xml version="1.0"?>\n<fontconfig>\n  <dir>%s/fonts</dir>\n  <cachedir>%s/fontcache</cachedir>\n  <alias><family>sans</family><prefer><family>DejaVu Sans</family></prefer></alias>\n</fontconfig>\n' \
+        "$g" "$g" >"$g/fonts.conf.$$" && mv "$g/fonts.conf.$$" "$g/fonts.conf"
 fi
 export LD_LIBRARY_PATH="$g/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export FONTCONFIG_FILE="$g/fonts.conf" GNUPLOT_DRIVER_DIR="$g/lib"
