@@ -10,6 +10,7 @@ setup_file() {
     export K="$BATS_FILE_TMPDIR/kit"
     mkdir -p "$K/tests/labs" "$K/grading"
     cp -r "$KIT_ROOT/common" "$K/"
+    link_deps "$K"
     cp "$KIT_ROOT/grading/check.c" "$K/grading/"
     cp -r "$KIT_ROOT/tests/labs/99_twopart" "$KIT_ROOT/tests/labs/solutions" "$K/tests/labs/"
     rm -rf "$K/tests/labs/99_twopart/build" "$K/tests/labs/99_twopart/out" "$K"/tests/labs/99_twopart/lab99*

@@ -440,6 +440,7 @@ EOF
     k="$BATS_TEST_TMPDIR/kit"
     mkdir -p "$k/labs" "$k/solutions"
     cp -r "$KIT_ROOT/common" "$KIT_ROOT/grading" "$k/"
+    link_deps "$k"
     rm -rf "$k/common/build" "$k/grading/build" "$k/grading/examples"
     cp -r "$KIT_ROOT/tests/labs/99_twopart" "$k/labs/"
     cp -r "$KIT_ROOT/tests/labs/solutions/99_twopart" "$k/solutions/"

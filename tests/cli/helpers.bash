@@ -81,3 +81,10 @@ run_queued() {
         return 1
     fi
 }
+
+# link_deps DIR: a copy of the kit in DIR uses the kit's local packages (.deps: stb, cmocka,
+# gnuplot), as on a machine where nothing is installed system-wide (the GPU machine)
+link_deps() {
+    [ -d "$KIT_ROOT/.deps" ] && [ ! -e "$1/.deps" ] && ln -s "$KIT_ROOT/.deps" "$1/.deps"
+    return 0
+}

@@ -11,6 +11,7 @@ setup_file() {
     tar -C "$KIT_ROOT" --exclude=./.git --exclude=build --exclude=out --exclude=./tests/log \
         -cf - Makefile common labs solutions grading tests/cli docs | tar -C "$K" -xf -
     export K
+    link_deps "$K"
     make -s -C "$K" new-lab NN=42 NAME=scale_up >"$BATS_FILE_TMPDIR/new.log" 2>&1
     echo $? >"$BATS_FILE_TMPDIR/new.rc"
     make -s -C "$K/labs/42_scale_up" WERROR=1 >"$BATS_FILE_TMPDIR/build.log" 2>&1

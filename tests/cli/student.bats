@@ -13,6 +13,7 @@ setup_file() {
     make -s -C "$KIT_ROOT" dist-student >"$BATS_FILE_TMPDIR/dist.log" 2>&1
     mkdir -p "$ST"
     tar -xzf "$TARBALL" -C "$ST" --strip-components=1
+    link_deps "$ST"
     # the build once for every test; its status for the test that checks it
     make -C "$ST" -j4 >"$BATS_FILE_TMPDIR/build.log" 2>&1
     echo $? >"$BATS_FILE_TMPDIR/build.rc"
