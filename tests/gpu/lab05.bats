@@ -365,8 +365,8 @@ bytes() { awk -F'\t' -v k="$2" '$1 == "C" && $6 == k { n += $5 } END { printf "%
     [ "$(awk -F'\t' '$1 == "M" && $7 == "free"' "$f" | wc -l)" -ge 2 ]
     # a kernel's shared memory per block, STATIC+DYNAMIC
     awk -F'\t' '$1 == "K" && $8 !~ /^[0-9]+\+[0-9]+$/ { bad = 1 } END { exit bad }' "$f"
-    # with --pinned the same copies read and write page-locked memory
-    run env CUDA_INJECTION64_PATH="$lib" KIT_CUPTI_OUT="$f" "$REF" --part batch --size 32x32 --count 6 --group 3 --variant 3 --reps 1 --pinned --quiet
+    # v4 with --pinned: its copies read and write page-locked memory
+    run env CUDA_INJECTION64_PATH="$lib" KIT_CUPTI_OUT="$f" "$REF" --part batch --size 32x32 --count 6 --group 3 --variant 4 --streams 2 --reps 1 --pinned --quiet
     [ "$status" -eq 0 ]
     [ "$(awk -F'\t' '$1 == "C" && $6 == "HtoD" && $8 == "pinned>device"' "$f" | wc -l)" -ge 2 ]
     # the older format for older readers: kernels only, four fields
