@@ -209,5 +209,17 @@ class StaticDevice(util.TempCase):
                                                                   "int f(void) { return 1; }\n")), 0)
 
 
+class BreachWords(unittest.TestCase):
+    def test_a_limit_without_a_figure_is_named_not_left_blank(self):
+        """The CPU-time limit a rubric does not give is worked out per run: the reason says
+        what it is, not 'its its s' (seen on a busy GPU machine)."""
+        self.assertEqual(build.breach_reason("its timed run", "cpu-limit", None),
+                         "its timed run used more CPU time than its limit (its wall-clock limit "
+                         "times its cores)")
+        self.assertEqual(build.breach_reason("it", "cpu-limit", 30.0),
+                         "it used more than its 30 s of CPU time")
+        self.assertEqual(build.breach_reason("it", "timeout", 20.0), "it ran past its 20 s limit")
+
+
 if __name__ == "__main__":
     unittest.main()

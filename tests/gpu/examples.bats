@@ -40,19 +40,22 @@ examples() {
     [ "$(grep -c '^ok ' <<<"$output")" -eq "$n" ]
 }
 
-# the correct example: every point, every timed variant verified on the GPU's clock
+# the correct example: every correctness point and nine tenths of the speed points or more
+# (a copy of the reference may lose a little to a machine busy with other tests), every timed
+# variant verified on the GPU's clock
 all_points() {
     p="$GT/out$1/students/correct/perf.tsv"
     [ -s "$p" ]
     run awk -F'\t' '$4 != "gpu" || $5 != "ok"' "$p"
     [ -z "$output" ] || { cat "$p"; false; }
-    run python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); p = r["points"]; print(p["total"], p["max"])' \
+    # every hidden test passed (the EXPECT gives the correctness), and the total within a
+    # tenth of the speed points of the maximum
+    run python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); p = r["points"]; t = r["tests"]; print(t["passed"] == t["total"] and p["total"] >= p["max"] - 0.1 * (p["max"] - p["correctness"]), p["total"], p["max"])' \
         "$GT/out$1/students/correct/results.json"
-    read -r got max <<<"$output"
-    [ "$got" = "$max" ] || { echo "correct: $got of $max"; false; }
+    [[ $output == True* ]] || { echo "correct: $output"; false; }
 }
 
-@test "lab 04 examples meet their EXPECT; the reference's shared memory is seen, every point kept" {
+@test "lab 04 examples meet their EXPECT; the reference's shared memory is seen, its points kept" {
     examples 04
     all_points 04
 }

@@ -70,7 +70,7 @@ class Ctx:
         L = self.rub.limits
         return {"timeout": self.run_timeout, "memory-limit": L.get("memory_mb"),
                 "disk-limit": L.get("disk_mb"), "process-limit": L.get("nproc"),
-                "file-limit": L.get("output_mb"), "cpu-limit": L.get("cpu_s", "its"),
+                "file-limit": L.get("output_mb"), "cpu-limit": L.get("cpu_s"),
                 "gpu-memory-limit": L.get("gpu_memory_mb")}.get(breach, "")
 
     # ---------------------------------------------------------------- environments

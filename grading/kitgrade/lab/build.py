@@ -311,7 +311,15 @@ def num(x):
         return str(x)
 
 
+# a limit with no figure in the rubric (worked out per run)
+BREACH_WORDS_NO_FIGURE = {
+    "cpu-limit": "used more CPU time than its limit (its wall-clock limit times its cores)",
+}
+
+
 def breach_reason(what, breach, limit):
+    if limit in (None, "") and breach in BREACH_WORDS_NO_FIGURE:
+        return "%s %s" % (what, BREACH_WORDS_NO_FIGURE[breach])
     return "%s %s" % (what, BREACH_WORDS.get(breach, breach + " (%s)") % num(limit))
 
 
