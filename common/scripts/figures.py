@@ -286,6 +286,46 @@ def cell(text):
     return text.replace("|", "\\|")
 
 
+# a family of tables worth one table: "SIZE, FILTER" tables of the same columns, three or more
+MERGE_MIN = 3
+MERGE_COLS = ("kernel ms", "total ms")
+
+
+def merged(tables):
+    """The tables as rendered: three or more named "PREFIX, NAME" (one size, one filter each)
+    with the same columns, among them kernel and total ms, become one table "PREFIX" whose
+    columns are each NAME's kernel and total ms (a row missing from one of them is left
+    blank), in place of the first; the others keep their place."""
+    fams = {}
+    for t, tab in tables.items():
+        pre, sep, name = t.partition(", ")
+        if sep and all(c in tab["cols"] for c in MERGE_COLS):
+            fams.setdefault((pre, tuple(tab["cols"])), []).append(t)
+    out = {}
+    for t, tab in tables.items():
+        pre, sep, name = t.partition(", ")
+        fam = fams.get((pre, tuple(tab["cols"])), []) if sep else []
+        if len(fam) < MERGE_MIN:
+            out[t] = tab
+            continue
+        if t != fam[0]:
+            continue
+        m = {"rows": [], "cols": [], "cells": {}}
+        for ft in fam:
+            f = tables[ft]
+            fname = ft.partition(", ")[2]
+            for r in f["rows"]:
+                if r not in m["rows"]:
+                    m["rows"].append(r)
+            for c in MERGE_COLS:
+                col = "%s %s" % (fname, c)
+                m["cols"].append(col)
+                for r in f["rows"]:
+                    m["cells"][(r, col)] = f["cells"].get((r, c), "")
+        out[pre + " (each filter: kernel ms, total ms)"] = m
+    return out
+
+
 def render_file(path):
     prov, rows = read_figures(path)
     lines = []
@@ -305,7 +345,7 @@ def render_file(path):
         if c not in tab["cols"]:
             tab["cols"].append(c)
         tab["cells"][(r, c)] = v
-    for t, tab in tables.items():
+    for t, tab in merged(tables).items():
         lines.append("")
         lines.append("**%s**" % cell(t))
         lines.append("")

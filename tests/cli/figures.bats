@@ -99,6 +99,30 @@ FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
     [ "$status" -eq 1 ]
 }
 
+@test "render: three or more tables of one size and a filter each become one table of kernel and total ms" {
+    d="$BATS_TEST_TMPDIR/figs"
+    mkdir -p "$d"
+    {
+        printf '# machine: X\ntable\trow\tcolumn\tvalue\n'
+        for f in edge3 sharpen3 gauss5; do
+            for c in "kernel ms" "total ms" "GB/s"; do printf '300x300, %s\tv1\t%s\t1.5\n' "$f" "$c"; done
+        done
+        printf '300x300, gauss5\tv7\tkernel ms\t9\n'
+        for f in edge3 gauss5; do printf '2000x2000, %s\tv1\tkernel ms\t2\n2000x2000, %s\tv1\ttotal ms\t3\n' "$f" "$f"; done
+    } >"$d/X.tsv"
+    printf '<!-- figures begin -->\n<!-- figures end -->\n' >"$BATS_TEST_TMPDIR/R.md"
+    python3 "$FIG" render "$BATS_TEST_TMPDIR/R.md" "$d"
+    run cat "$BATS_TEST_TMPDIR/R.md"
+    [[ $output == *"**300x300 (each filter: kernel ms, total ms)**"* ]]
+    [[ $output == *"| | edge3 kernel ms | edge3 total ms | sharpen3 kernel ms | sharpen3 total ms | gauss5 kernel ms | gauss5 total ms |"* ]]
+    [[ $output == *"| v1 | 1.5 | 1.5 | 1.5 | 1.5 | 1.5 | 1.5 |"* ]]
+    [[ $output == *"| v7 |  |  |  |  | 9 |  |"* ]]
+    [[ $output != *"GB/s"* ]]
+    # two tables of a size are not a family: they stay as they are
+    [[ $output == *"**2000x2000, edge3**"* ]]
+    [[ $output == *"**2000x2000, gauss5**"* ]]
+}
+
 @test "render: a handout without a figures block is refused with exit 2" {
     printf '# Lab\n' >"$BATS_TEST_TMPDIR/README.md"
     run python3 "$FIG" render "$BATS_TEST_TMPDIR/README.md" "$BATS_TEST_TMPDIR"
