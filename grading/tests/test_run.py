@@ -38,6 +38,19 @@ class Desc(unittest.TestCase):
         self.assertEqual(signame(11), "SIGSEGV, a bad memory access")
 
 
+class CpuTime(unittest.TestCase):
+    def test_cpu_time_grows_with_the_cores(self):
+        """Without the rubric's cpu_s a run may spend its wall-clock limit on each of its cores
+        (an OpenMP run on 16 cores, timed alone); the rubric's figure stays as it is."""
+        ctx = util.make_ctx(RUB, INFO)
+        ctx.run_timeout = 7
+        self.assertEqual(ctx.limits("run", cpus=[3]).cpu_s, 7 + 5)
+        self.assertEqual(ctx.limits("run", scale=2.0, cpus=list(range(16))).cpu_s, 14 * 16 + 5)
+        self.assertEqual(ctx.limits("run").cpu_s, 7 * (os.cpu_count() or 1) + 5)
+        ctx = util.make_ctx(RUB.replace("nproc=5", "nproc=5 cpu_s=9"), INFO)
+        self.assertEqual(ctx.limits("run", scale=2.0, cpus=list(range(16))).cpu_s, 18)
+
+
 class Classify(util.TempCase):
     def setUp(self):
         super().setUp()

@@ -51,11 +51,15 @@ class Ctx:
         return round(t - self.t0, 3) if self.t0 is not None else None
 
     # ---------------------------------------------------------------- limits
-    def limits(self, kind, scale=1.0, cores=1):
-        """sandbox.Limits of a build ('build') or a run ('run')."""
+    def limits(self, kind, scale=1.0, cpus=None):
+        """sandbox.Limits of a build ('build') or a run ('run') on the cores CPUS (a list;
+        None: every core of the machine). Without the rubric's cpu_s, the CPU time allowed is
+        the wall-clock limit times those cores: an OpenMP run on 16 cores spends 16 CPU
+        seconds a second."""
         L = self.rub.limits
         wall = float(L["build"]) if kind == "build" else self.run_timeout * scale
         cpu = L.get("cpu_s")
+        cores = len(cpus) if cpus else (os.cpu_count() or 1)
         return Limits(
             wall_s=wall,
             cpu_s=float(cpu) * scale if cpu else wall * max(1, cores) + 5,

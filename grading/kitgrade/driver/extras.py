@@ -54,7 +54,7 @@ def sanitize(ctx, r, cores):
             "LAB_CFLAGS=-fsanitize=address,undefined -fno-omit-frame-pointer"])
         log = os.path.join(r.sd, "logs", "asan-build.log")
         res = r.box.run(argv, cwd=r.box.root, env=ctx.env(extra={"HOME": str(r.box.root)}),
-                        limits=ctx.limits("build"), stdout=log, stderr=log, cpus=cores)
+                        limits=ctx.limits("build", cpus=cores), stdout=log, stderr=log, cpus=cores)
         if res.rc != 0 or res.breach:
             return "the AddressSanitizer build failed (logs/asan-build.log)"
         binary = os.path.join(r.box.root, "asan", ctx.lab.binary)
@@ -70,7 +70,7 @@ def sanitize(ctx, r, cores):
         dump = r.dump_dir(rel)
         name = "sanitize-v%d" % v
         res, err = r.run(pre + [binary, "--quiet"] + r.case_argv(case, dump, str(v)), name,
-                         limits=ctx.limits("run", scale=4.0), env=env)
+                         limits=ctx.limits("run", scale=4.0, cpus=r.cpus), env=env)
         text = b""
         for ext in (".out", ".err"):
             text += fsutil.read_regular(os.path.join(r.sd, "logs", name + ext), 8 << 20) or b""
@@ -105,7 +105,7 @@ def profile(ctx, r, slot):
             name = "profile-v%d" % v
             res, err = r.run([tool, "run", "--set", ctx.rub.metrics, "--label", "v%d" % v,
                               "--", r.binary, "--quiet"] + r.case_argv(case, dump, str(v)),
-                             name, limits=ctx.limits("run", scale=10.0),
+                             name, limits=ctx.limits("run", scale=10.0, cpus=r.cpus),
                              env=ctx.env(slot))
             tsv = os.path.join(r.sd, "logs", name + ".out")
             if res.rc == 0:

@@ -103,7 +103,7 @@ class Grading:
         with running(ctx, os.path.basename(sd), "build", None, cores):
             res = box.run(build.build_argv(ctx.lab, ctx.pristine, box.root), cwd=box.root,
                           env=ctx.env(extra={"HOME": str(box.root)}),
-                          limits=ctx.limits("build"), stdout=log, stderr=log, cpus=cores)
+                          limits=ctx.limits("build", cpus=cores), stdout=log, stderr=log, cpus=cores)
         br = build.BuildResult(ms=(time.monotonic() - t0) * 1000.0)
         text = build.clean_log((fsutil.read_regular(log, 16 << 20) or b"").decode(
             "utf-8", "replace"), str(box.root), ctx.pristine)

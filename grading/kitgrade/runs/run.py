@@ -220,7 +220,7 @@ class Runner:
             with running(self.ctx, os.path.basename(self.sd), name, self.slot, cpus):
                 res = self.box.run(argv, cwd=self.box.root,
                                    env=env or self.run_env(), limits=limits or
-                                   self.ctx.limits("run"), stdout=so, stderr=se,
+                                   self.ctx.limits("run", cpus=cpus), stdout=so, stderr=se,
                                    pass_fds=pass_fds, cpus=cpus)
         t2 = time.monotonic()
         self.spent["gate"] += t1 - t0

@@ -172,7 +172,7 @@ class Timer(RunChecks):
                 res = box.run(argv, cwd=box.root, env=env,
                               limits=ctx.limits("run", scale=2.0 * max(1, len(items) / 2.0) *
                                                 (2 if baton is not None or gate is not None
-                                                 else 1)),
+                                                 else 1), cpus=self.cpus),
                               stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
                               stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
                               pass_fds=fds, cpus=self.cpus)
