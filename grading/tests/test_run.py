@@ -2,6 +2,7 @@
 outcome in plain words from what the grader saw."""
 import os
 import unittest
+from unittest import mock
 
 import util
 from kitgrade.lab.labinfo import Output
@@ -49,6 +50,41 @@ class CpuTime(unittest.TestCase):
         self.assertEqual(ctx.limits("run").cpu_s, 7 * (os.cpu_count() or 1) + 5)
         ctx = util.make_ctx(RUB.replace("nproc=5", "nproc=5 cpu_s=9"), INFO)
         self.assertEqual(ctx.limits("run", scale=2.0, cpus=list(range(16))).cpu_s, 18)
+
+
+class TogetherLimit(unittest.TestCase):
+    """The run of every case: the reference has a limit for each case and its time is kept;
+    a student's limit is one run's plus twice the reference's time, so that a lab whose cases
+    add up to seconds does not blame the case it was in when one limit ran out."""
+
+    def limit_of(self, ctx, is_ref, wall_ms=5000.0):
+        seen = []
+
+        class R(Runner):
+            def dump_dir(self, rel, fresh=True):
+                return rel
+
+            def run(self, argv, name, limits=None, env=None, pass_fds=(), cpus=None):
+                seen.append(limits.wall_s)
+                res = Res(rc=1)
+                res.wall_ms = wall_ms
+                return res, "err"
+
+            def done_with(self, rel):
+                pass
+
+        r = R(ctx, util.DictBox({}), "/nonexistent", is_ref=is_ref)
+        with mock.patch("kitgrade.runs.run.fsutil.bwrite"):
+            r.together(list(ctx.cases) * 3)
+        return seen[0]
+
+    def test_limits(self):
+        ctx = util.make_ctx(RUB, INFO)
+        ctx.run_timeout = 10
+        self.assertEqual(self.limit_of(ctx, False), 10)         # no reference time yet
+        self.assertEqual(self.limit_of(ctx, True, 6000.0), 30)  # three cases
+        self.assertAlmostEqual(ctx.ref_together_s, 6.0)
+        self.assertAlmostEqual(self.limit_of(ctx, False), 22)
 
 
 class Classify(util.TempCase):

@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
-# GPU tests of the grader on labs 04 and 07: each example submission of grading/examples (lab04,
-# lab07) gets the status and points its EXPECT states, graded as an instructor would (--quick
-# sizes): the mechanism each step teaches is read from the GPU activity records (lab 04's shared
-# memory, lab 07's zero-copy and managed memory), so the reference keeps every point and the
-# planted mistakes lose theirs. Lab 05's examples are left out: grading them takes minutes on
-# the H100, too long for make test. Skipped without a device.
+# GPU tests of the grader on labs 04, 05 and 07: each example submission of grading/examples
+# (lab04, lab05, lab07) gets the status and points its EXPECT states, graded as an instructor
+# would (--quick sizes): the mechanism each step teaches is read from the GPU activity records
+# (lab 04's shared memory, lab 05's streams and page-locked copies, lab 07's zero-copy and
+# managed memory), so the reference keeps every point and the planted mistakes lose theirs
+# (lab 05's: one stream where two are asked, pictures decoded once, memory past the budget).
+# Skipped without a device.
 load ../cli/helpers
 
 setup_file() {
@@ -14,7 +15,7 @@ setup_file() {
     [ "$rc" -ne 77 ] || return 0
     make -s -C "$KIT_ROOT/grading" >"$GT/make.log" 2>&1 || { cat "$GT/make.log"; return 1; }
     local l t0
-    for l in 04 07; do
+    for l in 04 07 05; do
         "$KIT_ROOT/grading/examples/make.sh" $l "$GT/ex$l" >/dev/null
         t0=$SECONDS
         "$KIT_ROOT/grading/grade" --lab $l --submissions "$GT/ex$l" --out "$GT/out$l" --quick \
@@ -67,4 +68,9 @@ all_points() {
 @test "lab 07 examples meet their EXPECT (zero-copy-copies loses its speed points); managed and shared are seen" {
     examples 07
     all_points 07
+}
+
+@test "lab 05 examples meet their EXPECT (one stream, pictures decoded once, past the budget); streams and page-locked copies are seen" {
+    examples 05
+    all_points 05
 }

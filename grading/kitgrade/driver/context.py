@@ -38,6 +38,7 @@ class Ctx:
     ceilings: Dict[str, Dict[str, float]] = field(default_factory=dict)  # slot -> kind -> GB/s
     notes: List[str] = field(default_factory=list)      # limits not enforced, and why
     run_timeout: float = 20.0
+    ref_together_s: float = 0.0       # the reference's run of every case took this (seconds)
     stop: threading.Event = field(default_factory=threading.Event)
     ref_na: Dict[tuple, str] = field(default_factory=dict)   # (case, v) the reference refuses
     checks_off: set = field(default_factory=set)   # (variant, status) the reference breaks
