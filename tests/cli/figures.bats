@@ -248,4 +248,11 @@ fake_lab() {
     [[ $output == *"SOURCES="* ]]
     run env PATH="$bin:$PATH" KIT_FIGURES_FORCE=1 "$kit/common/scripts/figures.sh" 03
     [[ $output == *"make: measuring"* ]]
+    # gpu-run.sh's way: a lab with no figures of this GPU committed is said and left, not
+    # measured; one with figures (stale here) is measured again
+    rm -f "$kit"/labs/01_*/figures/Fake-GPU-9.tsv
+    run env PATH="$bin:$PATH" KIT_FIGURES_KNOWN=1 "$kit/common/scripts/figures.sh" 01 03
+    [[ $output == *"01_cpu_conv        not measured: no figures of Fake-GPU-9 are committed (make figures measures them)"* ]]
+    [ "$(grep -c 'make: measuring' <<<"$output")" -eq 1 ]
+    [[ $output == *"make: measuring -s -C labs/03_global_mem/ figures"* ]]
 }
