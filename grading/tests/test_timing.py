@@ -228,6 +228,9 @@ class Verify(util.TempCase):
         self.assertIn("repetition 1 made no copy between host and device", none.reason)
         old = run_of(2, copies=True)                      # version 2: no memory kinds known
         self.assertEqual(t.verify(old, case, 2, True).status, "ok")
+        kernels_only = run_of(2)                          # version 1: no copies recorded
+        kernels_only.trace.version, kernels_only.trace.copies_recorded = 1, False
+        self.assertEqual(t.verify(kernels_only, case, 2, True).status, "ok")
         ctx.rub.mechanism = {"2": {"pageable": 1}}
         self.assertEqual(t.verify(v3(run_of(2, copies=True), src="pageable"), case, 2,
                                   True).status, "ok")

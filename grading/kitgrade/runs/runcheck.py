@@ -237,7 +237,7 @@ class RunChecks:
                             "step's kernel reads host memory itself (zero-copy)" % (
                                 k, sum(x.bytes for x in host), host[0].copy))
         for kind in ("pinned", "pageable"):
-            if not want.get(kind):
+            if not want.get(kind) or not copies_recorded:
                 continue
             for k, _ks, cs, _l0, _l1 in windows:
                 host = [(x, x.src if x.copy == "HtoD" else x.dst) for x in cs
