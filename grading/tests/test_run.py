@@ -64,8 +64,8 @@ class TogetherLimit(unittest.TestCase):
             def dump_dir(self, rel, fresh=True):
                 return rel
 
-            def run(self, argv, name, limits=None, env=None, pass_fds=(), cpus=None):
-                seen.append(limits.wall_s)
+            def run(self, argv, name, scale=1.0, env=None, pass_fds=(), cpus=None):
+                seen.append(self.ctx.limits("run", scale=scale, cpus=cpus).wall_s)
                 res = Res(rc=1)
                 res.wall_ms = wall_ms
                 return res, "err"

@@ -70,7 +70,7 @@ def sanitize(ctx, r, cores):
         dump = r.dump_dir(rel)
         name = "sanitize-v%d" % v
         res, err = r.run(pre + [binary, "--quiet"] + r.case_argv(case, dump, str(v)), name,
-                         limits=ctx.limits("run", scale=4.0, cpus=r.cpus), env=env)
+                         scale=4.0, env=env)
         text = b""
         for ext in (".out", ".err"):
             text += fsutil.read_regular(os.path.join(r.sd, "logs", name + ext), 8 << 20) or b""
@@ -105,7 +105,7 @@ def profile(ctx, r, slot):
             name = "profile-v%d" % v
             res, err = r.run([tool, "run", "--set", ctx.rub.metrics, "--label", "v%d" % v,
                               "--", r.binary, "--quiet"] + r.case_argv(case, dump, str(v)),
-                             name, limits=ctx.limits("run", scale=10.0, cpus=r.cpus),
+                             name, scale=10.0,
                              env=ctx.env(slot))
             tsv = os.path.join(r.sd, "logs", name + ".out")
             if res.rc == 0:

@@ -210,7 +210,9 @@ class Runner:
                        for o in self.outcomes)
 
     # ---------------------------------------------------------------- one process
-    def run(self, argv, name, limits=None, env=None, pass_fds=(), cpus=None):
+    def run(self, argv, name, scale=1.0, env=None, pass_fds=(), cpus=None):
+        """ARGV in the box under the run's limits times SCALE, on CPUS (default the
+        student's): (sandbox Result, its stderr file)."""
         so = os.path.join(self.sd, "logs", name + ".out")
         se = os.path.join(self.sd, "logs", name + ".err")
         t0 = time.monotonic()
@@ -219,8 +221,9 @@ class Runner:
             t1 = time.monotonic()
             with running(self.ctx, os.path.basename(self.sd), name, self.slot, cpus):
                 res = self.box.run(argv, cwd=self.box.root,
-                                   env=env or self.run_env(), limits=limits or
-                                   self.ctx.limits("run", cpus=cpus), stdout=so, stderr=se,
+                                   env=env or self.run_env(),
+                                   limits=self.ctx.limits("run", scale=scale, cpus=cpus),
+                                   stdout=so, stderr=se,
                                    pass_fds=pass_fds, cpus=cpus)
         t2 = time.monotonic()
         self.spent["gate"] += t1 - t0
@@ -479,7 +482,7 @@ class Runner:
         res, err = self.run([self.binary, "--quiet", "--cases",
                              os.path.join(self.box.root, "run/cases.txt")],
                             "together" + ("-%d" % self.rounds if self.rounds > 1 else ""),
-                            limits=ctx.limits("run", scale=scale, cpus=self.cpus))
+                            scale=scale)
         if self.is_ref and self.rounds == 1 and res.breach is None:
             ctx.ref_together_s = max(ctx.ref_together_s, res.wall_ms / 1000.0)
         if res.rc == 77 and res.breach is None:
