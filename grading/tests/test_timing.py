@@ -130,7 +130,7 @@ class Verify(util.TempCase):
         ctx = self.ctx()
         t = self.timer(ctx)
 
-        def process(who, items, pair, when=""):
+        def process(who, items, pair, when="", label=""):
             r = run_of(1, outputs=(who == "reference"))
             r.who = who
             return r
@@ -382,7 +382,7 @@ class Pairs(util.TempCase):
     def inject(self, ref_ms, stu_ms, stu_status=None):
         it = {"reference": iter(ref_ms), "student": iter(stu_ms)}
 
-        def process(who, items, pair, when=""):
+        def process(who, items, pair, when="", label=""):
             self.order.append(who)
             return timing.TimedRun(who, None, {}, Res(), None, None,
                                    {(c.name, v): Desc(status="ok") for c, v in items}, 0)
@@ -423,7 +423,7 @@ class Pairs(util.TempCase):
         self.t = timing.Timer(self.ctx, Stu(None, self.tmp), None, "t", slot="0")
         gaps = iter(hidden_gaps)
 
-        def process(who, items, pair, when=""):
+        def process(who, items, pair, when="", label=""):
             g = 1000000 if who == "reference" else next(gaps)
             r = run_of(1, gpu=False, self_ms=0.4, gap=g)
             r.who = who
@@ -488,7 +488,7 @@ class Pairs(util.TempCase):
         t = timing.Timer(ctx, Stu(None, self.tmp), None, "t", slot="0")
         runs = []
 
-        def process(who, items, pair, when=""):
+        def process(who, items, pair, when="", label=""):
             runs.append((who, [v for _c, v in items]))
             r = run_of(items[0][1], gpu=False, self_ms=0.4)
             r.who = who
@@ -505,6 +505,45 @@ class Pairs(util.TempCase):
         self.assertEqual(runs[:2], [("reference", [1, 2]), ("student", [1, 2])])
         self.assertEqual(out["1"].status, "ok")
         self.assertEqual(out["2"].status, "extra-processes")
+
+    def test_groups_one_process_each_no_variant_number_twice(self):
+        class C:
+            def __init__(self, name, part):
+                self.name, self.part = name, part
+        rgb, sep, one = C("perf1", "rgb"), C("perf2", "sep"), C("perf", "")
+        groups = timing.groups_of([(rgb, v) for v in range(1, 7)] + [(sep, v) for v in (2, 3, 4)])
+        self.assertEqual([([v for _c, v in g], label) for g, label in groups],
+                         [([1, 2, 3, 4, 5, 6], "-rgb"), ([2, 3, 4], "-sep")])
+        self.assertEqual([label for _g, label in timing.groups_of([(one, 1), (one, 2)])], [""])
+        # lab 07's three parts: sum 2,3,4; soa 2,4; transpose 2..5
+        s, o, t = C("a", "sum"), C("b", "soa"), C("c", "transpose")
+        groups = timing.groups_of([(s, 2), (s, 3), (s, 4), (o, 2), (o, 4)] +
+                                  [(t, v) for v in (2, 3, 4, 5)])
+        self.assertEqual([label for _g, label in groups], ["-sum", "-soa", "-transpose"])
+
+    def test_a_run_started_early_goes_on_only_as_its_own_group(self):
+        """prestart() holds one run per group; process() lets on the one of its items, pair
+        and label, and leaves the others at their gates until drop_ahead()."""
+        got = []
+
+        class Early:
+            def __init__(self, spec):
+                self.spec = spec
+
+            def go(self):
+                got.append(("go", self.spec[2]))
+                return "run" + self.spec[2]
+
+            def cancel(self):
+                got.append(("cancel", self.spec[2]))
+        a, b = [(self.ctx.cases[-1], 1)], [(self.ctx.cases[-1], 2)]
+        self.t.ahead = {timing.Ahead.key(a, 1, "-x"): Early(timing.Ahead.key(a, 1, "-x")),
+                        timing.Ahead.key(b, 1, "-y"): Early(timing.Ahead.key(b, 1, "-y"))}
+        self.assertEqual(self.t.process("student", b, 1, label="-y"), "run-y")
+        self.assertEqual(got, [("go", "-y")])
+        self.t.drop_ahead()
+        self.assertEqual(got, [("go", "-y"), ("cancel", "-x")])
+        self.assertIsNone(self.t.ahead)
 
     def test_a_breach_stops_at_once(self):
         self.inject([1.0] * 4, [1.0] * 4, stu_status="replayed")

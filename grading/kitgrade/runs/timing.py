@@ -87,43 +87,51 @@ class Timer(RunChecks):
         self.ahead = None           # the student's run started early (Ahead), if any
 
     # ---------------------------------------------------------------- one process
-    def prestart(self, items, pair=1):
-        """Start the student's timed run of ITEMS now and hold it at its gate (the harness
-        waits there once its CUDA context is made, before it calls the student's code), so
-        that its sandbox, process and context are made while another run is timed; the
-        process() call of the same run lets it go on. Only for a student whose objects run
-        nothing before main (premain.py): nothing of the student's runs while it waits."""
+    def prestart(self, groups, pair=1):
+        """Start the student's timed runs of GROUPS ([(items, label)], one process each) now
+        and hold them at their gates (the harness waits there once its CUDA context is made,
+        before it calls the student's code), so that their sandboxes, processes and contexts
+        are made while another run is timed; the process() call of the same run lets it go
+        on. Only for a student whose objects run nothing before main (premain.py): nothing of
+        the student's runs while it waits."""
         self.drop_ahead()
-        self.ahead = Ahead(self, items, pair)
+        self.ahead = {}
+        for items, label in groups:
+            a = Ahead(self, items, pair, label)
+            self.ahead[a.spec] = a
 
     def drop_ahead(self):
-        """The run started early and never let go on is refused at its gate and forgotten."""
-        ahead, self.ahead = self.ahead, None
-        if ahead is not None:
-            ahead.cancel()
+        """The runs started early and never let go on are refused at their gates and
+        forgotten."""
+        ahead, self.ahead = self.ahead or {}, None
+        for a in ahead.values():
+            a.cancel()
 
-    def process(self, who, items, pair, when="", baton=None, gate=None):
+    def process(self, who, items, pair, when="", baton=None, gate=None, label=""):
         """One timed run of ITEMS ([(case, variant)], no variant number twice): one line of
         the harness's --cases each (so a GPU lab starts CUDA once), every repetition's key
         from the key server, the GPU records in a file of the grader's. BATON: its side of a
         keys.Lockstep (the run then waits for the other's repetitions: twice the time limit).
         GATE: the read end of the pipe that lets the run past its gate (Ahead; owned by the
         key server from here), else the gate is open; the student's run started early, when
-        it is this one, goes on instead of a new one, and any other is dropped."""
-        if gate is None and who == "student" and self.ahead is not None:
-            ahead, self.ahead = self.ahead, None
-            if baton is None and when == "" and ahead.spec == Ahead.key(items, pair):
-                return ahead.go()
-            ahead.cancel()
+        it is this one, goes on instead of a new one. LABEL: the run's group ("-rgb"), where
+        a lab's timed variants need more than one process (a variant number twice), so that
+        its files and records are its own."""
+        if gate is None and who == "student" and self.ahead:
+            ahead = self.ahead.pop(Ahead.key(items, pair, label), None)
+            if ahead is not None:
+                if baton is None and when == "":
+                    return ahead.go()
+                ahead.cancel()
         try:
-            args, rels = self._args(who, items, pair)
+            args, rels = self._args(who, items, pair, label)
         except BaseException:
             if gate is not None:
                 os.close(gate)
             raise
-        return self._run(who, items, pair, when, baton, gate, args, rels)
+        return self._run(who, items, pair, when, baton, gate, args, rels, label)
 
-    def _args(self, who, items, pair):
+    def _args(self, who, items, pair, label=""):
         """The timed run's arguments after --ctl (its dump folders made afresh; its --cases
         file written where it has more than one case), and the folder of each item."""
         box = self.stu.box if who == "student" else self.ref_box
@@ -143,11 +151,11 @@ class Timer(RunChecks):
                          ["--reps", str(self.reps)])
         if len(lines) == 1:
             return lines[0], rels
-        cases = "time/%s-%s-p%d.cases" % (self.tag, who, pair)
+        cases = "time/%s-%s-p%d%s.cases" % (self.tag, who, pair, label)
         fsutil.bwrite(box, cases, "".join("\t".join(ln) + "\n" for ln in lines))
         return ["--cases", os.path.join(box.root, cases)], rels
 
-    def _run(self, who, items, pair, when, baton, gate, args, rels):
+    def _run(self, who, items, pair, when, baton, gate, args, rels, label):
         ctx = self.ctx
         box = self.stu.box if who == "student" else self.ref_box
         srv = KeyServer(len(items) * self.reps, helper=os.path.join(ctx.tools, "keyserve"),
@@ -156,7 +164,7 @@ class Timer(RunChecks):
         fds = list(srv.child_fds)
         cfd, cpath = None, None
         if ctx.lab.gpu and ctx.cupti_lib:
-            cpath = os.path.join(ctx.tmp, "cupti-%s-%s-p%d" % (self.tag, who, pair))
+            cpath = os.path.join(ctx.tmp, "cupti-%s-%s-p%d%s" % (self.tag, who, pair, label))
             cfd = os.open(cpath, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             os.fchmod(cfd, 0o666)      # the older library reopens it through /proc/self/fd
             fds.append(cfd)
@@ -164,7 +172,7 @@ class Timer(RunChecks):
                         "KIT_CUPTI_OUT": "/proc/self/fd/%d" % cfd})
         binary = os.path.join(box.root, "out", ctx.lab.binary)
         argv = [binary, "--quiet", "--ctl", srv.ctl_arg] + args
-        name = "time-%s%s-p%d" % (who, when, pair) + ("" if len(items) > 1 else
+        name = "time-%s%s-p%d%s" % (who, when, pair, label) + ("" if len(items) > 1 else
                                                      "-%s-v%d" % (items[0][0].name, items[0][1]))
         srv.start()
         try:
@@ -209,19 +217,13 @@ class Timer(RunChecks):
     def time_all(self, items):
         """{variant name: VarTiming} of ITEMS [(case, variant)], each passed every case: one
         process per pair for all of them (no variant number twice in one process)."""
-        groups = []
-        for it in items:
-            g = next((g for g in groups if all(x[1] != it[1] for x in g)), None)
-            if g is None:
-                groups.append([it])
-            else:
-                g.append(it)
+        groups = [g for g, _label in groups_of(items)]
         res = {}
         while groups:
             res.update(self.time_group(groups.pop(0), groups))
         return res
 
-    def chain_runs(self, items, chain, all_items):
+    def chain_runs(self, items, chain, all_items, label=""):
         """GPU labs, the part that needs the GPU alone: the reference's timed runs shared along
         the students timed on one GPU (R S1 R S2 R ...): each student run is paired with the
         reference run before it and the one after it, so a student costs one student run and
@@ -230,7 +232,8 @@ class Timer(RunChecks):
         holds the last reference run of the GPU (ALL_ITEMS: what it runs). More student runs
         while the pairs disagree, up to perf_pairs of them. The records are verified here; the
         outputs are checked by chain_checks, after the GPU is handed on: (timings,
-        [(run, item, check)], runs)."""
+        [(run, item, check)], runs). A lab whose timed variants need several processes (a
+        variant number twice: groups()) has a chain per group, LABEL its name."""
         ctx = self.ctx
         lo, hi = ctx.rub.perf_pairs
         if ctx.opts.quick:
@@ -238,7 +241,7 @@ class Timer(RunChecks):
         ref_items = list(all_items)
 
         def fresh_ref(p, when):
-            run = self.process("reference", ref_items, p, when)
+            run = self.process("reference", ref_items, p, when, label=label)
             checks = {_key(it): self.ref_check(run, it[0], it[1]) for it in ref_items}
             self.discard(run)
             chain["last"] = (checks, time.monotonic())
@@ -252,13 +255,13 @@ class Timer(RunChecks):
             last = chain.get("last")
             before = last[0] if last and time.monotonic() - last[1] < 60 else \
                 fresh_ref(p, "-before")
-            stu = self.process("student", live, p)
+            stu = self.process("student", live, p, label=label)
             if stu.res.extra_processes and len(live) > 1:
                 # whose processes they are is not known: each variant's run of its own says
                 self.discard(stu)
                 done = {k: t for k, t in out.items() if k not in {_key(it) for it in live}}
                 for it in live:
-                    o2, p2, r2 = self.chain_runs([it], chain, all_items)
+                    o2, p2, r2 = self.chain_runs([it], chain, all_items, label)
                     done.update(o2)
                     pending += p2
                     runs += r2
@@ -461,24 +464,48 @@ class Timer(RunChecks):
         return out
 
 
+def groups_of(items):
+    """ITEMS [(case, variant)] parted into the fewest processes the harness takes in their
+    order (no variant number twice in one): [(items, label)], LABEL '' for one group, else
+    '-' and the first item's part (or case) name, e.g. '-rgb', '-sep'."""
+    groups = []
+    for it in items:
+        g = next((g for g in groups if all(x[1] != it[1] for x in g)), None)
+        if g is None:
+            groups.append([it])
+        else:
+            g.append(it)
+    if len(groups) < 2:
+        return [(g, "") for g in groups]
+    out, seen = [], set()
+    for g in groups:
+        label = "-" + (g[0][0].part or g[0][0].name)
+        while label in seen:
+            label += "x"
+        seen.add(label)
+        out.append((g, label))
+    return out
+
+
 class Ahead:
     """A student's timed run started early (Timer.prestart), held at its gate by its key
     server until go() lets it on or cancel() refuses it."""
 
     @staticmethod
-    def key(items, pair):
-        return tuple((c.name, v) for c, v in items), pair
+    def key(items, pair, label=""):
+        return tuple((c.name, v) for c, v in items), pair, label
 
-    def __init__(self, timer, items, pair):
-        self.timer, self.spec = timer, self.key(items, pair)
+    def __init__(self, timer, items, pair, label=""):
+        self.timer, self.spec = timer, self.key(items, pair, label)
         gate, self.gate_w = os.pipe()
         self.value = self.error = None
-        self.thread = threading.Thread(target=self._run, args=(items, pair, gate), daemon=True)
+        self.thread = threading.Thread(target=self._run, args=(items, pair, gate, label),
+                                       daemon=True)
         self.thread.start()
 
-    def _run(self, items, pair, gate):
+    def _run(self, items, pair, gate, label):
         try:
-            self.value = self.timer.process("student", items, pair, gate=gate)
+            self.value = self.timer.process("student", items, pair, gate=gate, label=label)
         except BaseException as e:      # handed to the thread that lets it go
             self.error = e
 
