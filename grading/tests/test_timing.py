@@ -522,8 +522,8 @@ class Pairs(util.TempCase):
         self.assertEqual([label for _g, label in groups], ["-sum", "-soa", "-transpose"])
 
     def test_a_run_started_early_goes_on_only_as_its_own_group(self):
-        """prestart() holds one run per group; process() lets on the one of its items, pair
-        and label, and leaves the others at their gates until drop_ahead()."""
+        """process() lets on the run held at its gate only for its items, pair and label;
+        another is refused there."""
         got = []
 
         class Early:
@@ -536,12 +536,15 @@ class Pairs(util.TempCase):
 
             def cancel(self):
                 got.append(("cancel", self.spec[2]))
-        a, b = [(self.ctx.cases[-1], 1)], [(self.ctx.cases[-1], 2)]
-        self.t.ahead = {timing.Ahead.key(a, 1, "-x"): Early(timing.Ahead.key(a, 1, "-x")),
-                        timing.Ahead.key(b, 1, "-y"): Early(timing.Ahead.key(b, 1, "-y"))}
-        self.assertEqual(self.t.process("student", b, 1, label="-y"), "run-y")
+        a = [(self.ctx.cases[-1], 1)]
+        self.t.ahead = Early(timing.Ahead.key(a, 1, "-y"))
+        self.assertEqual(self.t.process("student", a, 1, label="-y"), "run-y")
         self.assertEqual(got, [("go", "-y")])
-        self.t.drop_ahead()
+        self.assertIsNone(self.t.ahead)
+        self.t.ahead = Early(timing.Ahead.key(a, 1, "-x"))
+        self.t._args = lambda *x: (_ for _ in ()).throw(RuntimeError("not this run"))
+        with self.assertRaises(RuntimeError):
+            self.t.process("student", a, 1, label="-y")
         self.assertEqual(got, [("go", "-y"), ("cancel", "-x")])
         self.assertIsNone(self.t.ahead)
 

@@ -316,7 +316,7 @@ class Grading:
                 return timers[slot]
 
             def ahead(slot, cs):
-                timer(slot, cs).prestart([(its, label) for _gi, its, _g, label in groups])
+                timer(slot, cs).prestart(groups[0][1], label=groups[0][3])
 
             def job(slot, cs):
                 self.count("timing", 1)
@@ -325,9 +325,13 @@ class Grading:
                 t = timer(slot, cs)
                 try:
                     out, pending, runs = {}, [], []
-                    for gi, its, g, label in groups:
+                    for k, (gi, its, g, label) in enumerate(groups):
                         if ctx.stop.is_set():
                             break
+                        if k and early == "":
+                            # the next group's run is made while its reference runs (a box
+                            # runs one command at a time: one run held at its gate)
+                            t.prestart(its, label=label)
                         o, p, rr = t.chain_runs(its, self.chains[slot].setdefault(gi, {}), g,
                                                 label)
                         out.update(o)

@@ -87,25 +87,22 @@ class Timer(RunChecks):
         self.ahead = None           # the student's run started early (Ahead), if any
 
     # ---------------------------------------------------------------- one process
-    def prestart(self, groups, pair=1):
-        """Start the student's timed runs of GROUPS ([(items, label)], one process each) now
-        and hold them at their gates (the harness waits there once its CUDA context is made,
-        before it calls the student's code), so that their sandboxes, processes and contexts
-        are made while another run is timed; the process() call of the same run lets it go
-        on. Only for a student whose objects run nothing before main (premain.py): nothing of
-        the student's runs while it waits."""
+    def prestart(self, items, pair=1, label=""):
+        """Start the student's timed run of ITEMS (LABEL: its group, process()) now and hold
+        it at its gate (the harness waits there once its CUDA context is made, before it
+        calls the student's code), so that its sandbox, process and context are made while
+        another run is timed; the process() call of the same run lets it go on. Only for a
+        student whose objects run nothing before main (premain.py): nothing of the student's
+        runs while it waits. One at a time: a box runs one command at a time, so a run held
+        at its gate holds the student's box."""
         self.drop_ahead()
-        self.ahead = {}
-        for items, label in groups:
-            a = Ahead(self, items, pair, label)
-            self.ahead[a.spec] = a
+        self.ahead = Ahead(self, items, pair, label)
 
     def drop_ahead(self):
-        """The runs started early and never let go on are refused at their gates and
-        forgotten."""
-        ahead, self.ahead = self.ahead or {}, None
-        for a in ahead.values():
-            a.cancel()
+        """The run started early and never let go on is refused at its gate and forgotten."""
+        ahead, self.ahead = self.ahead, None
+        if ahead is not None:
+            ahead.cancel()
 
     def process(self, who, items, pair, when="", baton=None, gate=None, label=""):
         """One timed run of ITEMS ([(case, variant)], no variant number twice): one line of
@@ -114,15 +111,14 @@ class Timer(RunChecks):
         keys.Lockstep (the run then waits for the other's repetitions: twice the time limit).
         GATE: the read end of the pipe that lets the run past its gate (Ahead; owned by the
         key server from here), else the gate is open; the student's run started early, when
-        it is this one, goes on instead of a new one. LABEL: the run's group ("-rgb"), where
-        a lab's timed variants need more than one process (a variant number twice), so that
-        its files and records are its own."""
-        if gate is None and who == "student" and self.ahead:
-            ahead = self.ahead.pop(Ahead.key(items, pair, label), None)
-            if ahead is not None:
-                if baton is None and when == "":
-                    return ahead.go()
-                ahead.cancel()
+        it is this one, goes on instead of a new one, and any other is dropped. LABEL: the
+        run's group ('-rgb'), where a lab's timed variants need more than one process (a
+        variant number twice: groups_of), so that its files and records are its own."""
+        if gate is None and who == "student" and self.ahead is not None:
+            ahead, self.ahead = self.ahead, None
+            if baton is None and when == "" and ahead.spec == Ahead.key(items, pair, label):
+                return ahead.go()
+            ahead.cancel()
         try:
             args, rels = self._args(who, items, pair, label)
         except BaseException:
