@@ -51,5 +51,25 @@ class Entry(unittest.TestCase):
         self.assertTrue(note.startswith("no sandbox (--sandbox none): "))
 
 
+
+class KitCommit(unittest.TestCase):
+    """summary.md's kit-commit: $KIT_COMMIT where set (a copied tree whose .git is another
+    commit's), a hash only; else git's HEAD of the kit."""
+
+    def test_given_or_git(self):
+        from kitgrade.driver import setup
+        old = os.environ.pop("KIT_COMMIT", None)
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                self.assertEqual(setup._commit(d), "unknown")          # no git there
+                os.environ["KIT_COMMIT"] = "C68B76C"
+                self.assertEqual(setup._commit(d), "c68b76c")
+                os.environ["KIT_COMMIT"] = "c68b76c; rm -rf /\x1b[2J"
+                self.assertEqual(setup._commit(d), "unknown")          # not a hash: ignored
+        finally:
+            os.environ.pop("KIT_COMMIT", None)
+            if old is not None:
+                os.environ["KIT_COMMIT"] = old
+
 if __name__ == "__main__":
     unittest.main()

@@ -227,6 +227,11 @@ def _sha(paths):
 
 
 def _commit(kit):
+    """The kit's commit: $KIT_COMMIT where it is set (a copy of a tree, whose .git may be
+    another commit's or none, says which, as figures.sh reads it), else git's HEAD."""
+    given = os.environ.get("KIT_COMMIT", "")
+    if given and all(c in "0123456789abcdef" for c in given.lower()) and len(given) <= 40:
+        return given.lower()
     try:
         p = subprocess.run(["git", "-C", kit, "rev-parse", "--short", "HEAD"],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=30)
