@@ -44,6 +44,16 @@ class Occupancy(unittest.TestCase):
         for r in rows:
             self.assertTrue(all(c.isprintable() for c in r[4]), r[4])
 
+    def test_a_run_started_early_begins_at_its_gate(self):
+        """Its bar begins when its gate opened: the wait, asleep, was another run's time."""
+        write_results(self.out, "cy", [
+            {"name": "time-student-p1", "at": 7.0, "wall_ms": 3000, "gated_s": 2.5, "gpu": 0,
+             "cores": [5]},
+            {"name": "time-student-p2", "at": 8.0, "wall_ms": 500, "gated_s": 9.0, "gpu": 0}])
+        rows = [r for r in occupancy.runs_of(self.out) if r[4] == "cy"]
+        self.assertEqual(sorted((r[0], r[1], r[2]) for r in rows),
+                         [("GPU 0", 8.0, 8.5), ("GPU 0", 9.5, 10.0), ("core 5", 9.5, 10.0)])
+
     def test_totals_count_overlaps_once(self):
         line = occupancy.totals(occupancy.runs_of(self.out))
         # GPU 0: [0.5,1] + [1,3] + [5,6.5] = 4.0 s busy; timed alone 0.5 + 1.5 = 2.0 s

@@ -4,7 +4,8 @@ Written at the end of every grading (summary.write_plots); by hand:
   python3 -c 'import sys; sys.path.insert(0, "grading"); from kitgrade.scoring import occupancy; occupancy.main(["OUT"])'
 
 From the results.json of every student and of the reference (each run's start `at`,
-seconds from the grading's start, its `wall_ms`, and where it ran: `gpu`, `cores`), one
+seconds from the grading's start, its `wall_ms`, the seconds `gated_s` a run started early
+waited at its gate, and where it ran: `gpu`, `cores`), one
 row per GPU and one per core, each run a bar: correctness runs in one colour, timed runs
 in another, labelled with the student where the bar has room. The data go to
 OUT/plots/occupancy.tsv too (lane, start, end, kind, student, run), and a line of totals
@@ -48,6 +49,11 @@ def runs_of(out):
             at, wall = run.get("at"), run.get("wall_ms")
             if not isinstance(at, (int, float)) or not isinstance(wall, (int, float)):
                 continue
+            # a timed run started early waited at its gate, asleep, while another was timed:
+            # its bar begins when the gate opened
+            gated = run.get("gated_s")
+            if isinstance(gated, (int, float)) and 0 < gated * 1000.0 <= wall:
+                at, wall = at + gated, wall - gated * 1000.0
             lanes = []
             if run.get("gpu") not in (None, "", "-"):
                 lanes.append("GPU %s" % run["gpu"])
