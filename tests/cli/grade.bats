@@ -579,3 +579,22 @@ EOF
     [ "$(ls "$BATS_TEST_TMPDIR/ident/lab01/runs/2" | wc -l)" -eq 2 ]
     cmp <(printf '%s\n' "$output" | grep -v '^lab 01 run\|^identical copies') "$BATS_TEST_TMPDIR/ident/spread.txt"
 }
+
+@test "grading/bench/scale.sh: a class graded, its time, the copies' points and the goals; bad usage exit 2" {
+    b="$KIT_ROOT/grading/bench/scale.sh"
+    run "$b" --lab 01 --students 0
+    [ "$status" -eq 2 ]
+    run "$b" --lab 42
+    [ "$status" -eq 2 ]
+    run "$b" --lab 01 --gpus 2
+    [ "$status" -eq 2 ]
+    # not a timed test: whether the goals were met is the benchmark's to say
+    run "$b" --lab 01 --students 4 --out "$BATS_TEST_TMPDIR/scale" -- --jobs 2
+    [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || { echo "$output"; false; }
+    [[ "$output" == *"lab 01 on "*" cores: 4 graded in "* ]] || { echo "$output"; false; }
+    [[ "$output" == *"the reference's 2 copies: "* ]]
+    [[ "$output" == *"goals: "*" met"* ]]
+    [ -s "$BATS_TEST_TMPDIR/scale/g0/plots/occupancy.txt" ]
+    cmp <(printf '%s\n' "$output" | grep -v '^lab 01 on the cores: exit\|^grading at scale') \
+        "$BATS_TEST_TMPDIR/scale/scale.txt"
+}
