@@ -229,7 +229,7 @@ class Timer(RunChecks):
         while the pairs disagree, up to perf_pairs of them. The records are verified here; the
         outputs are checked by chain_checks, after the GPU is handed on: (timings,
         [(run, item, check)], runs). A lab whose timed variants need several processes (a
-        variant number twice: groups()) has a chain per group, LABEL its name."""
+        variant number twice: groups_of) has a chain per group, LABEL its name."""
         ctx = self.ctx
         lo, hi = ctx.rub.perf_pairs
         if ctx.opts.quick:
