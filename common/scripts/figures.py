@@ -329,9 +329,7 @@ def merged(tables):
 def render_file(path):
     prov, rows = read_figures(path)
     lines = []
-    gpu = prov.get("gpu", "-").split(",")[0]
-    where = gpu if gpu not in ("-", "none used") else prov.get("host", "-")
-    lines.append("#### Measured on %s" % where)
+    lines.append("#### Measured on %s" % machine_name(prov))
     lines.append("")
     lines.append("Driver %s, CUDA %s; host %s; %s, commit %s (`%s`)." % (
         prov.get("driver", "-"), prov.get("cuda", "-").split(",")[0], prov.get("host", "-"),
@@ -357,16 +355,32 @@ def render_file(path):
     return lines
 
 
+def machine_name(prov):
+    gpu = prov.get("gpu", "-").split(",")[0]
+    return gpu if gpu not in ("-", "none used") else prov.get("host", "-")
+
+
 def rendering(folder):
+    """The figures block: one machine's tables (the figures measured last, by their date),
+    and the other machines measured named in one line, so that a handout holds one table
+    however many GPU models the kit was measured on."""
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".tsv")) \
         if os.path.isdir(folder) else []
     lines = [BEGIN,
              "<!-- generated from figures/*.tsv by `make figures-table`; edit the TSV, not this -->"]
     if not files:
         lines.append("No figures have been measured for this lab yet: `make figures` on a GPU machine writes them.")
-    for p in files:
+    provs = {p: read_figures(p)[0] for p in files}
+    shown = sorted(files, key=lambda p: (provs[p].get("date", ""), p))[-1:]
+    for p in shown:
         lines.append("")
         lines.extend(render_file(p))
+    others = [p for p in files if p not in shown]
+    if others:
+        lines.append("")
+        lines.append("Also measured: %s." % "; ".join(
+            "%s, %s (`%s`)" % (machine_name(provs[p]), provs[p].get("date", "-")[:10],
+                               os.path.join("figures", os.path.basename(p))) for p in others))
     lines.append(END)
     return "\n".join(lines)
 

@@ -123,6 +123,23 @@ FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
     [[ $output == *"**2000x2000, gauss5**"* ]]
 }
 
+@test "render: one machine's tables, the figures measured last; the other machines named in a line" {
+    d="$BATS_TEST_TMPDIR/figs2"
+    mkdir -p "$d"
+    for m in "NVIDIA-H100 2026-11-20" "NVIDIA-H200 2026-12-01" "NVIDIA-A100 2026-10-02"; do
+        set -- $m
+        printf '# machine: %s\n# gpu: %s, compute capability 9.0\n# date: %sT10:00:00Z\ntable\trow\tcolumn\tvalue\nt\tv1\tkernel ms\t%s\n' \
+            "$1" "${1/-/ }" "$2" "${2: -2}" >"$d/$1.tsv"
+    done
+    printf '<!-- figures begin -->\n<!-- figures end -->\n' >"$BATS_TEST_TMPDIR/R2.md"
+    python3 "$FIG" render "$BATS_TEST_TMPDIR/R2.md" "$d"
+    run cat "$BATS_TEST_TMPDIR/R2.md"
+    [ "$(grep -c '^#### Measured on' <<<"$output")" -eq 1 ]
+    [[ $output == *"#### Measured on NVIDIA H200"* ]]
+    [[ $output == *"| v1 | 01 |"* ]]
+    [[ $output == *'Also measured: NVIDIA A100, 2026-10-02 (`figures/NVIDIA-A100.tsv`); NVIDIA H100, 2026-11-20 (`figures/NVIDIA-H100.tsv`).'* ]]
+}
+
 @test "render: a handout without a figures block is refused with exit 2" {
     printf '# Lab\n' >"$BATS_TEST_TMPDIR/README.md"
     run python3 "$FIG" render "$BATS_TEST_TMPDIR/README.md" "$BATS_TEST_TMPDIR"
