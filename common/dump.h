@@ -21,6 +21,12 @@ int kit_dump_meta(const kit_ctx *ctx, int v, const char *status, long long t0, l
  * else kit_rep_key() of the seed. 0, or -1 after one line. */
 int kit_rep_key_for(const kit_ctx *ctx, int v, int k, unsigned long long *key);
 
+/* The line "WHAT V K" of the key channel into LINE (LEN bytes); snprintf's
+ * count. V is "PART:V" where the grader sets KIT_CTL_PARTS=1 and the part has
+ * a name (not for "gate"), so that one timed run can hold the variants of
+ * several parts whose numbers repeat (lab 04's rgb:2 and sep:2). */
+int kit_ctl_line(char *line, size_t len, const char *what, const char *part, int v, int k);
+
 /* With --ctl: "go V K" right before timed repetition K runs and "done V K"
  * right after, so the grader times it with its own clock (a CPU variant's
  * times in vV.txt are the run's word). No-op without --ctl. 0, or -1 after

@@ -3,7 +3,7 @@
  *   keyserve REQ_FD KEY_FD LOG_FD MAX GATE_FD [BATON_IN BATON_OUT READY]
  *
  * Reads the harness's requests "rep V K" from REQ_FD (DESIGN.md, "The grading mode of the
- * harness"); for each, draws a fresh key (64 random bits, never 0) at that moment, writes
+ * harness"; V a variant number, or PART:NUMBER where the grader set KIT_CTL_PARTS=1); for each, draws a fresh key (64 random bits, never 0) at that moment, writes
  * "key HEX" to KEY_FD, and appends "rep V K HEX T_ASKED T_ANSWERED" to LOG_FD (times in
  * CLOCK_MONOTONIC ns, the clock of the harness's launch windows). The notes "go V K" and
  * "done V K" the harness writes right before and after the repetition runs are logged as
@@ -130,6 +130,18 @@ static void let_go(void)
     }
 }
 
+/* A request's V: a variant number, or PART:NUMBER (the harness names the part where the grader
+ * set KIT_CTL_PARTS=1): lower-case letters, digits and '_', then ':' and digits. */
+static int variant_word(const char *v)
+{
+    const char *colon = strchr(v, ':');
+    const char *num = colon ? colon + 1 : v;
+    if (colon && (colon == v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+                                    (size_t)(colon - v)))
+        return 0;
+    return num[0] && strspn(num, "0123456789") == strlen(num) && strlen(num) < 10;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 6 && argc != 9) {
@@ -151,7 +163,7 @@ int main(int argc, char **argv)
     struct sched_param sp = {.sched_priority = 1};
     (void)sched_setscheduler(0, SCHED_FIFO, &sp);
     const long max = atol(argv[4]);
-    static struct { int v, k, state; } seen[MAX_SEEN]; /* state 1 keyed, 2 go, 3 done */
+    static struct { char v[24]; int k, state; } seen[MAX_SEEN]; /* 1 keyed, 2 go, 3 done */
     long n = 0;
     char line[128];
     size_t len = 0;
@@ -175,16 +187,17 @@ int main(int argc, char **argv)
             const long long asked = now_ns();
             line[len] = 0;
             len = 0;
-            int v, k, end = 0;
-            char what[8] = "";
+            int k, end = 0;
+            char what[8] = "", v[24] = "";
             const char *why = NULL;
             long at = -1;
-            if (sscanf(line, "%7s %d %d%n", what, &v, &k, &end) != 3 || line[end] != 0 ||
+            if (sscanf(line, "%7s %23s %d%n", what, v, &k, &end) != 3 || line[end] != 0 ||
+                !variant_word(v) ||
                 (strcmp(what, "rep") && strcmp(what, "go") && strcmp(what, "done") &&
                  strcmp(what, "gate")))
                 why = "wrote something other than a key request on the key channel";
             else if (!strcmp(what, "gate")) {
-                if (v != 0 || k != 0)
+                if (strcmp(v, "0") || k != 0)
                     why = "asked to start out of turn";
                 else {
                     dprintf(log, "gate %lld\n", asked);
@@ -209,7 +222,7 @@ int main(int argc, char **argv)
                 }
             }
             for (long i = 0; !why && i < n && i < MAX_SEEN; i++)
-                if (seen[i].v == v && seen[i].k == k)
+                if (!strcmp(seen[i].v, v) && seen[i].k == k)
                     at = i;
             if (!why && !strcmp(what, "rep")) {
                 if (at >= 0)
@@ -223,7 +236,7 @@ int main(int argc, char **argv)
                                               : "said it ended a repetition out of turn";
                 else {
                     seen[at].state = want + 1;
-                    dprintf(log, "%s %d %d %lld\n", what, v, k, asked);
+                    dprintf(log, "%s %s %d %lld\n", what, v, k, asked);
                     continue;
                 }
             }
@@ -235,13 +248,13 @@ int main(int argc, char **argv)
                 if (write_all(key, out, (size_t)m))
                     why = "stopped reading its keys";
                 if (n < MAX_SEEN) {
-                    seen[n].v = v;
+                    memcpy(seen[n].v, v, sizeof seen[n].v);
                     seen[n].k = k;
                     seen[n].state = 1;
                 }
                 n++;
                 if (!why) {
-                    dprintf(log, "rep %d %d %016llx %lld %lld\n", v, k, kk, asked, now_ns());
+                    dprintf(log, "rep %s %d %016llx %lld %lld\n", v, k, kk, asked, now_ns());
                     continue;
                 }
             }

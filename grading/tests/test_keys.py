@@ -54,6 +54,32 @@ class Keys(unittest.TestCase):
         self.assertTrue(key.startswith("key "), key)
         self.assertLessEqual(s.gated_ns, s.opened_ns)
 
+    def test_a_variant_named_with_its_part(self):
+        """rep PART:V K (KIT_CTL_PARTS=1): a variant of each part on its own, the same number
+        twice; a malformed name breaks the channel."""
+        s = self.server(4)
+        s.start()
+        try:
+            for line in ("rep rgb:2 1\n", "rep sep:2 1\n", "go sep:2 1\n", "done sep:2 1\n"):
+                ask(s, line)
+                if line.startswith("rep"):
+                    read_line(s.key_r)
+        finally:
+            s.finish()
+        self.assertEqual(s.broken, "")
+        self.assertEqual(sorted(s.keys), [("rgb:2", 1), ("sep:2", 1)])
+        self.assertIsNotNone(s.window("sep:2", 1))
+        for bad in ("rep RGB:2 1\n", "rep :2 1\n", "rep rgb: 1\n", "rep a:b:1 1\n",
+                    "rep rgb:2x 1\n"):
+            s = self.server(2)
+            s.start()
+            try:
+                ask(s, bad)
+                read_line(s.key_r)
+            finally:
+                s.finish()
+            self.assertIn("on the key channel", s.broken, bad)
+
     def test_gate_held_until_the_grader_opens_it(self):
         r, w = os.pipe()
         s = self.server(2, gate=r)

@@ -165,6 +165,11 @@ class NewForm(unittest.TestCase):
                          .perf_ref_every, 10.0)
         with self.assertRaisesRegex(rubric.RubricError, "perf_ref_every is seconds"):
             rubric.parse("x", "points 1 1 1\nperf_ref_every 99\ncase x all --a\n")
+        self.assertFalse(r.perf_one_process)                    # by default: by number
+        self.assertTrue(rubric.parse("x", "points 1 1 1\nperf_one_process yes\ncase x all --a\n")
+                        .perf_one_process)
+        with self.assertRaisesRegex(rubric.RubricError, "perf_one_process is yes or no"):
+            rubric.parse("x", "points 1 1 1\nperf_one_process 1\ncase x all --a\n")
 
 
 class Late(unittest.TestCase):

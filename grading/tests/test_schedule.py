@@ -15,7 +15,8 @@ from kitgrade.driver import schedule  # noqa: E402
 def fake_ctx(slots):
     return types.SimpleNamespace(
         slots=slots, stop=threading.Event(), wf=object(), out="/nonexistent",
-        cases=[], opts=types.SimpleNamespace(quiet=True, gpu_share=0))
+        cases=[], opts=types.SimpleNamespace(quiet=True, gpu_share=0),
+        rub=types.SimpleNamespace(perf_one_process=False))
 
 
 class Flight(schedule.Grading):

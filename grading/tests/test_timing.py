@@ -125,6 +125,28 @@ class Verify(util.TempCase):
         r.descs[("perf1", 1)].reps = r.descs[("perf1", 1)].reps[:2]
         self.assertIn("instead of 1..3", self.check(r).reason)
 
+    def test_a_run_of_every_part_names_the_part_on_the_key_channel(self):
+        """perf_one_process: the keys of variant 1 of part p are asked as p:1."""
+        import copy
+        ctx = self.ctx()
+        case = copy.copy(ctx.cases[-1])
+        case.part = "p"
+        r = run_of(1)
+        r.srv.keys = {("p:" + v, k): x for (v, k), x in r.srv.keys.items()}
+        r.srv.requests = [("p:" + v, k, t) for v, k, t in r.srv.requests]
+        ctx.rub.perf_one_process = True
+        t = self.timer(ctx)
+        vc = t.verify(r, case, 1, False)
+        self.assertEqual((vc.status, vc.reason), ("ok", ""))
+        ctx.rub.perf_one_process = False             # the same run, read by number: no keys
+        vc = t.verify(r, case, 1, False)
+        self.assertEqual(vc.status, "replayed")
+        self.assertIn("asked for 0 keys", vc.reason)
+        self.assertEqual(timing.vtag(ctx, case, 3), "3")
+        ctx.rub.perf_one_process = True
+        self.assertEqual(timing.vtag(ctx, case, 3), "p:3")
+        self.assertEqual(timing.vtag(ctx, ctx.cases[-1], 3), "3")   # a part without a name
+
     def test_a_chain_checks_outputs_after_the_gpu(self):
         """chain_runs (the GPU held) verifies records only; chain_checks catches the replay."""
         ctx = self.ctx()
@@ -515,6 +537,10 @@ class Pairs(util.TempCase):
         self.assertEqual([([v for _c, v in g], label) for g, label in groups],
                          [([1, 2, 3, 4, 5, 6], "-rgb"), ([2, 3, 4], "-sep")])
         self.assertEqual([label for _g, label in timing.groups_of([(one, 1), (one, 2)])], [""])
+        # the key channel naming the part (perf_one_process): one process for both parts
+        self.assertEqual([(len(g), label) for g, label in timing.groups_of(
+            [(rgb, v) for v in range(1, 7)] + [(sep, v) for v in (2, 3, 4)], by_part=True)],
+            [(9, "")])
         # lab 07's three parts: sum 2,3,4; soa 2,4; transpose 2..5
         s, o, t = C("a", "sum"), C("b", "soa"), C("c", "transpose")
         groups = timing.groups_of([(s, 2), (s, 3), (s, 4), (o, 2), (o, 4)] +

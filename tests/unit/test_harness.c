@@ -676,6 +676,30 @@ static void test_ctl_keys(void **state)
     assert_non_null(strstr(cap_err, "key channel"));
 }
 
+/* The channel's lines name the part only where the grader asks (KIT_CTL_PARTS=1)
+ * and the part has a name; the gate never. */
+static void test_ctl_line_names_the_part(void **state)
+{
+    (void)state;
+    char line[64];
+    unsetenv("KIT_CTL_PARTS");
+    kit_ctl_line(line, sizeof line, "rep", "rgb", 2, 5);
+    assert_string_equal(line, "rep 2 5\n");
+    setenv("KIT_CTL_PARTS", "1", 1);
+    kit_ctl_line(line, sizeof line, "rep", "rgb", 2, 5);
+    assert_string_equal(line, "rep rgb:2 5\n");
+    kit_ctl_line(line, sizeof line, "done", "sep", 4, 1);
+    assert_string_equal(line, "done sep:4 1\n");
+    kit_ctl_line(line, sizeof line, "gate", "rgb", 0, 0);
+    assert_string_equal(line, "gate 0 0\n");
+    kit_ctl_line(line, sizeof line, "rep", "", 3, 2);
+    assert_string_equal(line, "rep 3 2\n");
+    setenv("KIT_CTL_PARTS", "0", 1);
+    kit_ctl_line(line, sizeof line, "go", "rgb", 1, 1);
+    assert_string_equal(line, "go 1 1\n");
+    unsetenv("KIT_CTL_PARTS");
+}
+
 /* The gate: the first thing on the channel, before any call into the
  * student's code; anything but "open" stops the run there. */
 static void test_ctl_gate(void **state)
@@ -1059,6 +1083,7 @@ int main(void)
         cmocka_unit_test_teardown(test_out_and_quiet, restore_std),
         cmocka_unit_test_teardown(test_dump, restore_std),
         cmocka_unit_test_teardown(test_ctl_keys, restore_std),
+        cmocka_unit_test(test_ctl_line_names_the_part),
         cmocka_unit_test_teardown(test_ctl_gate, restore_std),
         cmocka_unit_test_teardown(test_cases, restore_std),
         cmocka_unit_test_teardown(test_input_tamper_fails, restore_std),

@@ -43,7 +43,8 @@ class Grading:
         self.ref_box = None
         self.ref_boxes = {}         # timing slot -> a box holding a copy of the reference
         self.all_items = timed_items(ctx, None)
-        self.groups = groups_of(self.all_items)    # [(items, label)]: one process each
+        # [(items, label)]: one process each
+        self.groups = groups_of(self.all_items, ctx.rub.perf_one_process)
         # GPU -> group -> the group's last reference timed run
         self.chains = {s: {} for s in ctx.slots}
         self.fatal = None

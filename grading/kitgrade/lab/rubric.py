@@ -130,6 +130,7 @@ class Rubric:
     perf_pairs: Tuple[int, int] = (2, 4)
     perf_spread: float = 0.15
     perf_ref_every: float = 0.0    # GPU chains: a fresh reference run at most this often (s)
+    perf_one_process: bool = False  # one timed run for every part (the key channel names it)
     perf_margin: float = 1.5
     limits: Dict[str, float] = field(default_factory=lambda: dict(DEFAULT_LIMITS))
     limits_given: Dict[str, float] = field(default_factory=dict)
@@ -374,6 +375,10 @@ def parse(path, text=None):
                 rub.perf_ref_every = float(rest[0].rstrip("s"))
                 if not 0 <= rub.perf_ref_every <= 60:
                     raise RubricError("%s:%d: perf_ref_every is seconds, 0 to 60" % (path, n))
+            elif key == "perf_one_process":
+                if rest[:1] not in (["yes"], ["no"]):
+                    raise RubricError("%s:%d: perf_one_process is yes or no" % (path, n))
+                rub.perf_one_process = rest[0] == "yes"
             elif key == "perf_margin":
                 rub.perf_margin = float(rest[0])
             elif key == "late":

@@ -2,7 +2,8 @@
 
 The key channel of a timed run (`--ctl IN,OUT`, DESIGN.md "The grading mode of the
 harness"): before timed repetition K of variant V the harness writes `rep V K` and reads one
-line `key HEX`. The grader draws each key at that moment (64 random bits, never 0), records it
+line `key HEX`; V is PART:V where the grader sets KIT_CTL_PARTS=1 in the run's environment and
+the part has a name (Timer: one process for every part of a lab). The grader draws each key at that moment (64 random bits, never 0), records it
 with the times it was asked for and handed out (CLOCK_MONOTONIC ns, the clock of the launch
 windows), and refuses anything else on the channel.
 
@@ -25,7 +26,9 @@ import threading
 import time
 from typing import Dict, List, Tuple
 
-_REQ = re.compile(r"^(rep|go|done|gate) (\S+) (\d+)$")
+# V: a variant number, or PART:NUMBER where the grader set KIT_CTL_PARTS=1 (one run, several
+# parts whose variant numbers repeat)
+_REQ = re.compile(r"^(rep|go|done|gate) ((?:[a-z0-9_]+:)?[0-9]{1,9}) ([0-9]+)$")
 
 
 class KeyServer:

@@ -57,6 +57,14 @@ def _key_int(s):
         return -1
 
 
+def vtag(ctx, case, v):
+    """Variant V of CASE as a timed run names it on the key channel: PART:V where the rubric's
+    perf_one_process has the harness name the part (KIT_CTL_PARTS=1), else V."""
+    if getattr(ctx.rub, "perf_one_process", False) and case.part:
+        return "%s:%d" % (case.part, v)
+    return str(v)
+
+
 class RunChecks:
     """Mixed into timing.Timer: uses its ctx, stu (the student's Runner) and reps."""
 
@@ -68,6 +76,7 @@ class RunChecks:
         info = ctx.info.variant(case.part, v)
         span = info.span if info else ("kernel" if ctx.lab.gpu else "host")
         d, res = run.descs.get((case.name, v)), run.res
+        tag = vtag(ctx, case, v)        # the variant's word on the key channel
         vc.x_ms = res.cpu_ms if ctx.clock == "cpu" else res.wall_ms
         vc.run_seq = getattr(run, "seq", None)
 
@@ -93,16 +102,16 @@ class RunChecks:
         if [r.k for r in reps] != list(range(1, self.reps + 1)):
             return bad("replayed", "its timed run reported repetitions %s instead of 1..%d" % (
                 ",".join(str(r.k) for r in reps[:8]) or "none", self.reps))
-        asked = sum(1 for (rv, _k) in run.srv.keys if rv == str(v))
+        asked = sum(1 for (rv, _k) in run.srv.keys if rv == tag)
         if asked != self.reps:
             return bad("replayed", "it asked for %d keys for %d repetitions" % (asked, self.reps))
         for r in reps:
-            handed = run.srv.keys.get((str(v), r.k))
+            handed = run.srv.keys.get((tag, r.k))
             if handed is None or _key_int(handed[0]) != _key_int(r.key):
                 return bad("replayed", "repetition %d ran on content the grader did not hand "
                                        "out (key %s)" % (r.k, r.key[:16]))
-            nxt = run.srv.next_request_after(str(v), r.k) or run.end_ns
-            asked = next((t for (rv, rk, t) in run.srv.requests if (rv, rk) == (str(v), r.k)),
+            nxt = run.srv.next_request_after(tag, r.k) or run.end_ns
+            asked = next((t for (rv, rk, t) in run.srv.requests if (rv, rk) == (tag, r.k)),
                          handed[1])
             # the key did not exist before it was asked for: the window starts after that
             if r.l1 < r.l0 or r.l0 < asked - 5e4 or r.l1 > nxt + 5e4:
@@ -114,7 +123,7 @@ class RunChecks:
                                           "(their time is not the variant's)" % (
                                               res.extra_processes,
                                               "" if res.extra_processes == 1 else "es"))
-        wins = [run.srv.window(str(v), r.k) if hasattr(run.srv, "window") else None
+        wins = [run.srv.window(tag, r.k) if hasattr(run.srv, "window") else None
                 for r in reps]
         if any(wins) and not all(wins):
             return bad("impossible-time", "its repetitions did not all say on the key channel "
@@ -122,8 +131,8 @@ class RunChecks:
         if span == "host":
             # from a key's answer to the next request: the run's own time (in lockstep a
             # request also waits for the other run's repetition)
-            asks = sorted((t, k) for (rv, k, t) in run.srv.requests if rv == str(v))
-            vc.intervals = [(b - run.srv.keys.get((str(v), k), (None, a))[1]) / 1e6
+            asks = sorted((t, k) for (rv, k, t) in run.srv.requests if rv == tag)
+            vc.intervals = [(b - run.srv.keys.get((tag, k), (None, a))[1]) / 1e6
                             for (a, k), (b, _k) in zip(asks, asks[1:])]
             # the grader's own clock between the run's go and done notes; the run's own
             # windows where the harness writes no notes

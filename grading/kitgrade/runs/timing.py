@@ -40,7 +40,7 @@ from ..lab.rubric import vname
 from . import cupti
 from .keys import KeyServer, Lockstep
 from .run import parse_desc, run_record
-from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
+from .runcheck import RunChecks, VarCheck, vtag  # noqa: F401 (part of this interface)
 from .speedloss import running
 
 
@@ -157,6 +157,8 @@ class Timer(RunChecks):
         srv = KeyServer(len(items) * self.reps, helper=os.path.join(ctx.tools, "keyserve"),
                         tmp=ctx.tmp, baton=baton, gate=gate)
         env = ctx.env(self.slot)
+        if ctx.rub.perf_one_process:
+            env["KIT_CTL_PARTS"] = "1"     # the key channel names each variant's part
         fds = list(srv.child_fds)
         cfd, cpath = None, None
         if ctx.lab.gpu and ctx.cupti_lib:
@@ -213,7 +215,7 @@ class Timer(RunChecks):
     def time_all(self, items):
         """{variant name: VarTiming} of ITEMS [(case, variant)], each passed every case: one
         process per pair for all of them (no variant number twice in one process)."""
-        groups = [g for g, _label in groups_of(items)]
+        groups = [g for g, _label in groups_of(items, self.ctx.rub.perf_one_process)]
         res = {}
         while groups:
             res.update(self.time_group(groups.pop(0), groups))
@@ -460,13 +462,16 @@ class Timer(RunChecks):
         return out
 
 
-def groups_of(items):
+def groups_of(items, by_part=False):
     """ITEMS [(case, variant)] parted into the fewest processes the harness takes in their
-    order (no variant number twice in one): [(items, label)], LABEL '' for one group, else
-    '-' and the first item's part (or case) name, e.g. '-rgb', '-sep'."""
+    order (no variant number twice in one; BY_PART: no part's variant twice, the key channel
+    naming the part, the rubric's perf_one_process): [(items, label)], LABEL '' for one
+    group, else '-' and the first item's part (or case) name, e.g. '-rgb', '-sep'."""
+    def word(it):
+        return (it[0].part, it[1]) if by_part else it[1]
     groups = []
     for it in items:
-        g = next((g for g in groups if all(x[1] != it[1] for x in g)), None)
+        g = next((g for g in groups if all(word(x) != word(it) for x in g)), None)
         if g is None:
             groups.append([it])
         else:
