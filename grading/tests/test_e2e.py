@@ -44,6 +44,10 @@ class Base(unittest.TestCase):
     lab = "99"
 
     @classmethod
+    def more_args(cls):
+        return []
+
+    @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="kitgrade-e2e-")
         cls.root = os.path.join(cls.tmp, WEIRD)
@@ -55,7 +59,7 @@ class Base(unittest.TestCase):
         cls.make_students()
         cls.rc, cls.log = grade(["--lab", cls.lab, "--submissions", cls.subs, "--out", cls.out,
                                  "--kit", cls.kit, "--sandbox", "none", "--timeout", "2",
-                                 "--quick"])
+                                 "--quick"] + cls.more_args())
 
     @classmethod
     def tearDownClass(cls):
@@ -259,6 +263,54 @@ class GpuLab(Base):
         self.expect("replay", "replayed", 16)
         self.expect("liar", "impossible-time", 16)
 
+
+
+class GpuParts(Base):
+    """Lab 97: lab 98 in two parts whose variant numbers repeat, timed in one process a pair
+    (perf_one_process: the key channel names the part)."""
+    lab = "97"
+
+    @classmethod
+    def make_students(cls):
+        student(cls.subs, "correct", ["// v1 correct"])
+        student(cls.subs, "replay", ["// v2 replay"])
+
+    def test_one_timed_process_for_both_parts(self):
+        self.assertEqual(self.rc, 0, self.log)
+        r = self.expect("correct", "ok", 24)
+        timed = sorted(x["name"] for x in r["runs"] if x["name"].startswith("time-student"))
+        self.assertEqual(timed[:1], ["time-student-p1"])     # one process, no group label
+        self.assertTrue(all("-a" not in n and "-b" not in n for n in timed), timed)
+        for v in r["variants"]:
+            self.assertEqual((v["timing"]["clock"], v["timing"]["status"]), ("gpu", "ok"),
+                             v["variant"])
+        self.assertEqual(sorted(v["variant"] for v in r["variants"]),
+                         ["a:1", "a:2", "a:3", "b:1", "b:2", "b:3"])
+        r = self.expect("replay", "replayed", 16)
+        self.assertIn("a:2", r["reason"])
+        self.assertIn("b:2", r["reason"])
+
+
+class GpuGroups(GpuParts):
+    """The same lab without perf_one_process: one timed process per group of parts (a
+    variant number twice), each group with its own chain, its runs named by the group."""
+
+    @classmethod
+    def more_args(cls):
+        text = util.read(os.path.join(cls.kit, "grading", "rubrics", "lab97.rubric"))
+        path = os.path.join(cls.tmp, "groups.rubric")
+        util.put(path, text.replace("perf_one_process yes", "perf_one_process no"))
+        return ["--rubric", path]
+
+    def test_one_timed_process_for_both_parts(self):
+        self.assertEqual(self.rc, 0, self.log)
+        r = self.expect("correct", "ok", 24)
+        timed = sorted(x["name"] for x in r["runs"] if x["name"].startswith("time-student"))
+        self.assertEqual(timed, ["time-student-p1-a", "time-student-p1-b"])
+        for v in r["variants"]:
+            self.assertEqual((v["timing"]["clock"], v["timing"]["status"]), ("gpu", "ok"),
+                             v["variant"])
+        r = self.expect("replay", "replayed", 16)
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""The fake labs' checker (check-99, check-98): describe and compare as DESIGN.md's checker,
-with the outputs the fake harness makes (common/fakeharness.py)."""
+"""The fake labs' checker (check-99, check-98, check-97): describe and compare as DESIGN.md's
+checker, with the outputs the fake harness makes (common/fakeharness.py). Lab 97 is lab 98 in
+two parts, a and b, whose variant numbers repeat (1..3 each)."""
 import hashlib
 import json
 import os
 import sys
 
-GPU = os.path.basename(sys.argv[0]) == "check-98"
+ME = os.path.basename(sys.argv[0])
+GPU = ME in ("check-98", "check-97")
+PARTS = ["a", "b"] if ME == "check-97" else [""]
 
 
 def expected(w, h, seed, v, key):
@@ -44,10 +47,11 @@ def variants():
 
 def main(argv):
     if argv[:1] == ["describe"]:
-        d = {"lab": "98" if GPU else "99", "title": "fake", "gpu": GPU,
-             "parts": [{"name": "", "first_variant": 1, "variants": variants()}]}
+        d = {"lab": ME[-2:], "title": "fake", "gpu": GPU,
+             "parts": [{"name": p, "first_variant": 1, "variants": variants()} for p in PARTS]}
         if len(argv) > 1:
-            if argv[1:4] != ["--part", "", "--"]:
+            if argv[1:2] != ["--part"] or argv[2:3] not in ([p] for p in PARTS) or \
+                    argv[3:4] != ["--"]:
                 sys.stderr.write("usage: describe [--part P] [-- ARGS...]\n")
                 return 2
             w, h, seed = case(argv[4:])
@@ -58,7 +62,7 @@ def main(argv):
                 else:
                     vs.append({"v": v, "supported": True, "type": "u8", "w": w, "h": h,
                                "c": 1, "planar": 0, "atol": 0, "rtol": 0, "bytes": 2 * w * h})
-            d["case"] = {"part": "", "variants": vs}
+            d["case"] = {"part": argv[2], "variants": vs}
         print(json.dumps(d))
         return 0
     if argv[:1] == ["compare"]:
