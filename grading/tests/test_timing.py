@@ -4,7 +4,7 @@ import os
 import unittest
 
 import util
-from kitgrade.runs import cupti, timing
+from kitgrade.runs import cupti, runcheck, timing
 from kitgrade.runs.run import Desc, Rep
 from kitgrade.runs.runcheck import gpu_mem_budget as timing_budget
 
@@ -142,10 +142,10 @@ class Verify(util.TempCase):
         vc = t.verify(r, case, 1, False)
         self.assertEqual(vc.status, "replayed")
         self.assertIn("asked for 0 keys", vc.reason)
-        self.assertEqual(timing.vtag(ctx, case, 3), "3")
+        self.assertEqual(runcheck.vtag(ctx, case, 3), "3")
         ctx.rub.perf_one_process = True
-        self.assertEqual(timing.vtag(ctx, case, 3), "p:3")
-        self.assertEqual(timing.vtag(ctx, ctx.cases[-1], 3), "3")   # a part without a name
+        self.assertEqual(runcheck.vtag(ctx, case, 3), "p:3")
+        self.assertEqual(runcheck.vtag(ctx, ctx.cases[-1], 3), "3")   # a part without a name
 
     def test_a_chain_checks_outputs_after_the_gpu(self):
         """chain_runs (the GPU held) verifies records only; chain_checks catches the replay."""

@@ -18,7 +18,7 @@ from ..base.tell import say
 from ..lab import build, names, rubric
 from ..runs.run import Runner
 from ..runs.speedloss import RunLog, explain, running
-from ..runs.timing import Timer, groups_of
+from ..runs.timing import Timer, groups_of, item_key
 from ..scoring import report
 from ..scoring.score import result
 from . import extras
@@ -306,8 +306,8 @@ class Grading:
             timers = {}
             # one process per group of the lab's timed variants (a variant number twice, as
             # lab 04's rgb:2 and sep:2, needs two), each group with its own chain
-            mine = {_ikey(it) for it in items}
-            groups = [(gi, [it for it in g if _ikey(it) in mine], g, label)
+            mine = {item_key(it) for it in items}
+            groups = [(gi, [it for it in g if item_key(it) in mine], g, label)
                       for gi, (g, label) in enumerate(self.groups)]
             groups = [x for x in groups if x[1]]
 
@@ -480,11 +480,6 @@ def timed_items(ctx, outcomes):
                 items.append((case, v))
                 seen.add(n)
     return items
-
-
-def _ikey(item):
-    """A timed item's key: (its case's name, the variant)."""
-    return item[0].name, item[1]
 
 
 def _int(x):

@@ -40,7 +40,7 @@ from ..lab.rubric import vname
 from . import cupti
 from .keys import KeyServer, Lockstep
 from .run import parse_desc, run_record
-from .runcheck import RunChecks, VarCheck, vtag  # noqa: F401 (part of this interface)
+from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
 from .speedloss import running
 
 
@@ -240,7 +240,7 @@ class Timer(RunChecks):
 
         def fresh_ref(p, when):
             run = self.process("reference", ref_items, p, when, label=label)
-            checks = {_key(it): self.ref_check(run, it[0], it[1]) for it in ref_items}
+            checks = {item_key(it): self.ref_check(run, it[0], it[1]) for it in ref_items}
             self.discard(run)
             chain["last"] = (checks, time.monotonic())
             return checks
@@ -257,7 +257,7 @@ class Timer(RunChecks):
             if stu.res.extra_processes and len(live) > 1:
                 # whose processes they are is not known: each variant's run of its own says
                 self.discard(stu)
-                done = {k: t for k, t in out.items() if k not in {_key(it) for it in live}}
+                done = {k: t for k, t in out.items() if k not in {item_key(it) for it in live}}
                 for it in live:
                     o2, p2, r2 = self.chain_runs([it], chain, all_items, label)
                     done.update(o2)
@@ -273,8 +273,8 @@ class Timer(RunChecks):
             for it in list(live):
                 case, v = it
                 sv = self.verify(stu, case, v, False)
-                self.add_pairs(out[_key(it)], it, sv, (before.get(_key(it)), after.get(_key(it))),
-                               live)
+                k = item_key(it)
+                self.add_pairs(out[k], it, sv, (before.get(k), after.get(k)), live)
                 if sv.status == "ok":
                     pending.append((stu, it, sv))
             self.settled(out, live, lo)
@@ -282,7 +282,7 @@ class Timer(RunChecks):
 
     def timings(self, items):
         """{(case name, variant): a VarTiming to fill} of ITEMS."""
-        return {_key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=self.ctx.clock,
+        return {item_key(it): VarTiming(vname(it[0].part, it[1]), it[0].name, clock=self.ctx.clock,
                                    reps=self.reps) for it in items}
 
     def chain_checks(self, out, pending, runs, items):
@@ -372,18 +372,18 @@ class Timer(RunChecks):
                     self.discard(r)
                 for it in live:
                     later.append([it])
-                    out.pop(_key(it))
+                    out.pop(item_key(it))
                 return self.finish_timings(out, items)
             failed = stu.res.breach or stu.res.signal is not None or \
                 stu.res.rc not in (0, 1, 4)
-            missing = [_key(it) for it in live if stu.descs.get(_key(it)) is None]
+            missing = [item_key(it) for it in live if stu.descs.get(item_key(it)) is None]
             for it in list(live):
                 case, v = it
-                t = out[_key(it)]
-                if failed and _key(it) in missing[1:] and later is not None:
+                t = out[item_key(it)]
+                if failed and item_key(it) in missing[1:] and later is not None:
                     # another item's crash or hang ended the run before this one: its own
                     later.append([it])
-                    out.pop(_key(it))
+                    out.pop(item_key(it))
                     live.remove(it)
                     continue
                 self.add_pairs(t, it, self.verify(stu, case, v, True),
@@ -538,7 +538,7 @@ class Ahead:
                 self.timer.stu.runs.remove(run.record)
 
 
-def _key(item):
+def item_key(item):
     """An item's key: (its case's name, the variant)."""
     return item[0].name, item[1]
 

@@ -50,8 +50,7 @@ def main(argv):
         d = {"lab": ME[-2:], "title": "fake", "gpu": GPU,
              "parts": [{"name": p, "first_variant": 1, "variants": variants()} for p in PARTS]}
         if len(argv) > 1:
-            if argv[1:2] != ["--part"] or argv[2:3] not in ([p] for p in PARTS) or \
-                    argv[3:4] != ["--"]:
+            if len(argv) < 4 or argv[1] != "--part" or argv[2] not in PARTS or argv[3] != "--":
                 sys.stderr.write("usage: describe [--part P] [-- ARGS...]\n")
                 return 2
             w, h, seed = case(argv[4:])
