@@ -1,4 +1,4 @@
-/* test_cupti_trace.c - unit tests of the plain C part of common/cupti_trace.c:
+/* test_cupti_trace.c - unit tests of common/cupti_lines.c (the plain C part of the records):
  * records as the kit's tab-separated lines and back, kernel names, and the
  * busy time of each engine, fed with synthetic records (no GPU, no CUPTI). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #define KIT_TRACE_NO_CUPTI
+#include "cupti_lines.c"
 #include "cupti_trace.c"
 
 static kit_trace_rec kernel(unsigned long long s, unsigned long long e, unsigned stream,
