@@ -165,9 +165,9 @@ RUN_VARIANTS = $(STUDENT_TOOLS)/run-variants.sh $(RUN_BIN)
 # grader's mode and judged by the grader's checker (grading/check.c, built
 # here for this lab from spec.c and ref.c).
 PRESUBMIT_CHECKER := build/check-$(LAB_NUM)
-$(PRESUBMIT_CHECKER): $(KIT_ROOT)/grading/check.c $(LAB_DIR)/spec.c $(REF_SRCS) $(HEADERS) $(KITLIB) $(KITREFLIB)
+$(PRESUBMIT_CHECKER): $(KIT_ROOT)/grading/check.c $(wildcard $(LAB_DIR)/spec*.c) $(REF_SRCS) $(HEADERS) $(KITLIB) $(KITREFLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(LAB_DIR)/spec.c $(REF_SRCS) -o $@ $(KITREFLIB) $(KITLIB) $(LDLIBS_KIT)
+	$(CC) $(CFLAGS) $< $(wildcard $(LAB_DIR)/spec*.c) $(REF_SRCS) -o $@ $(KITREFLIB) $(KITLIB) $(LDLIBS_KIT)
 # the toolchain choices of this make (CC, NVCC, CUDA_ARCH) go to the grader's
 # build too; nothing else of its command line does
 PRESUBMIT_PASS := $(foreach v,CC NVCC CUDA_ARCH,$(if $(filter command line environment,$(origin $(v))),--make-arg "$(v)=$($(v))"))

@@ -69,6 +69,16 @@ static inline size_t batch_data_picture(const batch_data *d)
 /* Generated picture i of the batch of seed: a scene of W x H RGB bytes. */
 void batch_generate(unsigned char *dst, int w, int h, unsigned long long seed, int i);
 
+/* ---- the description in two files: spec.c (the parts table, device, copies,
+ * strip) and spec_batch.c (part batch) */
+/* 0 when `need` bytes of host memory are there to take; else the reason. */
+int host_room(double need, const char *what, char *err, size_t errlen);
+int batch_make(kit_problem *p, char *err, size_t errlen);
+void batch_fresh(kit_problem *p, int v, unsigned long long key);
+int batch_output(const kit_problem *p, int v, kit_outdesc *o, char *why, size_t whylen);
+double batch_bytes(const kit_problem *p, int v);
+void batch_release(kit_problem *p);
+
 /* The content of key for picture i: its base bytes XOR a pattern of
  * (key, i) (kit_bytes_fresh); key 0 leaves them as they are. dst may be base.
  * Static: each of the kit's files that includes this header (spec.c's fresh
