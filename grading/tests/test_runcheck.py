@@ -78,6 +78,32 @@ class RunCheck(unittest.TestCase):
         why, _vc, _ = self.picked(gpu=False, files=False)
         self.assertEqual(why[0], "forbidden")
 
+    def test_a_variant_that_reported_an_error_names_the_runs_first_error(self):
+        """A timed run's variant with status error: the reason quotes the run's first error
+        line from its log (one line, control bytes gone), or none where the log is empty."""
+        import os
+        import tempfile
+        c = Checks(True)
+        c.ctx.info = types.SimpleNamespace(variant=lambda part, v: None)
+        c.ctx.clock = "gpu"
+        c.ctx.rub = types.SimpleNamespace(perf_one_process=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            err = os.path.join(tmp, "time-student-p1.err")
+            with open(err, "w") as f:
+                f.write("\nlab07: cudaMallocManaged: out of memory\x1b[2J\nsecond line\n")
+            res = types.SimpleNamespace(rc=3, cpu_ms=1.0, wall_ms=1.0, breach=None, signal=None)
+            run = types.SimpleNamespace(descs={("perf1", 3): types.SimpleNamespace(status="error")},
+                                        res=res, errfile=err)
+            vc = c.verify(run, CASE, 3, False)
+            self.assertEqual(vc.status, "runtime-error")
+            self.assertIn("exit 3; the run's first error: lab07: cudaMallocManaged: out of memory",
+                          vc.reason)
+            self.assertNotIn("\x1b", vc.reason)
+            self.assertNotIn("second line", vc.reason)
+            open(err, "w").close()
+            vc = c.verify(run, CASE, 3, False)
+            self.assertEqual(vc.reason, "its timed run reported an error (exit 3)")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -14,7 +14,7 @@ from typing import List, Optional
 from ..base import fsutil
 from ..lab.rubric import vname
 from . import check, cupti
-from .run import signame
+from .run import first_error, signame
 
 _lock = threading.Lock()
 
@@ -94,7 +94,9 @@ class RunChecks:
             if res.signal:
                 return bad("crash", "crashed in its timed run (%s)" % signame(res.signal))
             if d is not None and d.status == "error":
-                return bad("runtime-error", "its timed run reported an error (exit %s)" % res.rc)
+                line = first_error(run.errfile) if getattr(run, "errfile", None) else ""
+                return bad("runtime-error", "its timed run reported an error (exit %s%s)" % (
+                    res.rc, "; the run's first error: " + line if line else ""))
             return bad("no-output", "its timed run wrote no account of the variant")
         if run.srv.broken:
             return bad("replayed", "its timed run " + run.srv.broken)

@@ -204,6 +204,7 @@ class Timer(RunChecks):
             descs[(cname, v)] = parse_desc(data) if data is not None else None
         run = TimedRun(who, box, rels, res, srv, trace, descs, end_ns)
         run.whys, run.record, run.seq = whys, record, e.get("seq")
+        run.errfile = os.path.join(self.stu.sd, "logs", name + ".err")
         return run
 
     def discard(self, run):
