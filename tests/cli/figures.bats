@@ -123,6 +123,97 @@ FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
     [[ $output == *"**2000x2000, gauss5**"* ]]
 }
 
+@test "render: three or more tables of the same rows become one table per value column, the inputs across, a status folded in" {
+    d="$BATS_TEST_TMPDIR/figs3"
+    mkdir -p "$d"
+    {
+        printf '# machine: X\ntable\trow\tcolumn\tvalue\n'
+        printf '256x192, laplace5\tv1 naive\tms\t7.408\n256x192, laplace5\tv1 naive\tGB/s\t0.2162\n'
+        printf '256x192, laplace5\tv2 loop\tms\t1.950\n256x192, laplace5\tv2 loop\tGB/s\t0.8215\n'
+        printf '256x192, laplace5\tv3 separable\tstatus\tunsupported\n'
+        printf '256x192, gauss5\tv1 naive\tms\t8.494\n256x192, gauss5\tv1 naive\tGB/s\t0.1886\n'
+        printf '256x192, gauss5\tv2 loop\tms\t1.438\n256x192, gauss5\tv2 loop\tGB/s\t1.114\n'
+        printf '256x192, gauss5\tv3 separable\tms\t2.440\n256x192, gauss5\tv3 separable\tGB/s\t0.6565\n'
+        printf '640x480, laplace5\tv1 naive\tms\t47.71\n640x480, laplace5\tv1 naive\tGB/s\t0.2076\n'
+        printf '640x480, laplace5\tv2 loop\tms\t14.21\n640x480, laplace5\tv2 loop\tGB/s\t0.6969\n'
+        printf '640x480, laplace5\tv3 separable\tstatus\tunsupported\n'
+        # two tables of the same rows are not a family
+        printf 'n=10\tw1\tms\t1\nn=20\tw1\tms\t2\n'
+        # three tables of the same rows, one of them in another order: not a family
+        printf 'q, b\tu1\tms\t3\nq, b\tu2\tms\t4\nr, c\tu1\tms\t5\nr, c\tu2\tms\t6\ns, d\tu2\tms\t7\ns, d\tu1\tms\t8\n'
+        printf 'ceilings\tcopy\tGB/s\t2897\n'
+    } >"$d/X.tsv"
+    printf '<!-- figures begin -->\n<!-- figures end -->\n' >"$BATS_TEST_TMPDIR/R3.md"
+    python3 "$FIG" render "$BATS_TEST_TMPDIR/R3.md" "$d"
+    run cat "$BATS_TEST_TMPDIR/R3.md"
+    # every title once, in the order of the tables: the family where its first table stood
+    [ "$(grep '^\*\*' <<<"$output" | tr '\n' ';')" = '**ms, by input**;**GB/s, by input**;**n=10**;**n=20**;**q, b**;**r, c**;**s, d**;**ceilings**;' ]
+    [[ $output == *"| | 256x192, laplace5 | 256x192, gauss5 | 640x480, laplace5 |"* ]]
+    [[ $output == *"| v1 naive | 7.408 | 8.494 | 47.71 |"* ]]
+    [[ $output == *"| v3 separable | unsupported | 2.440 | unsupported |"* ]]
+    [[ $output == *"| v2 loop | 0.8215 | 1.114 | 0.6969 |"* ]]
+    [[ $output == *"| v3 separable | unsupported | 0.6565 | unsupported |"* ]]
+    [[ $output != *"| status |"* ]]
+    [[ $output == *"| u2 | 7 |"* ]]
+}
+
+@test "render: a size's filters of differing rows stay one table by size; of the same rows, one table per column, their common name in the title" {
+    d="$BATS_TEST_TMPDIR/figs5"
+    mkdir -p "$d"
+    {
+        printf '# machine: X\ntable\trow\tcolumn\tvalue\n'
+        for f in a b c d; do printf '300x300, %s\tv1\tkernel ms\t1\n300x300, %s\tv1\ttotal ms\t2\n' "$f" "$f"; done
+        printf '300x300, d\tv7\tkernel ms\t3\n300x300, d\tv7\ttotal ms\t4\n'
+        for f in a b c; do
+            for c in "kernel ms;5" "total ms;6" "GB/s;7"; do printf '900x900, %s\tv1\t%s\t%s\n' "$f" "${c%;*}" "${c#*;}"; done
+        done
+    } >"$d/X.tsv"
+    printf '<!-- figures begin -->\n<!-- figures end -->\n' >"$BATS_TEST_TMPDIR/R5.md"
+    python3 "$FIG" render "$BATS_TEST_TMPDIR/R5.md" "$d"
+    run cat "$BATS_TEST_TMPDIR/R5.md"
+    [ "$(grep '^\*\*' <<<"$output" | tr '\n' ';')" = '**300x300 (each filter: kernel ms, total ms)**;**900x900: kernel ms, by input**;**900x900: total ms, by input**;**900x900: GB/s, by input**;' ]
+    [[ $output == *"| v7 |  |  |  |  |  |  | 3 | 4 |"* ]]
+    [[ $output == *"| | a | b | c |"*"| v1 | 7 | 7 | 7 |"* ]]
+}
+
+@test "render: a parameter with three or more values across a table's rows becomes its columns; three value columns stay rows" {
+    d="$BATS_TEST_TMPDIR/figs4"
+    mkdir -p "$d"
+    {
+        printf '# machine: X\ntable\trow\tcolumn\tvalue\n'
+        t='4992x3744, laplace5'
+        for r in 'v0 scalar;1842;0.3250' 'v1 omp-rows (threads=1);2326;0.2574' 'v5 wide (isa=avx512 threads=1);102.0;5.870' \
+                 'v1 omp-rows (threads=2);1235;0.4845' 'v5 wide (isa=avx512 threads=2);50.34;11.89' \
+                 'v1 omp-rows (threads=16);149.5;4.004' 'v5 wide (isa=avx512 threads=16);18.15;32.98' \
+                 'v5 wide (isa=sse threads=16);29.09;20.58' \
+                 'peer cv (threads=1 used=1);242.4;2.470' 'peer cv (threads=16 used=16);32.58;18.37'; do
+            IFS=';' read -r row ms gbs <<<"$r"
+            printf '%s\t%s\tms\t%s\n%s\t%s\tGB/s\t%s\n' "$t" "$row" "$ms" "$t" "$row" "$gbs"
+        done
+        for n in 1 2 4; do
+            for c in "kernel ms;1" "total ms;2" "GB/s;3"; do
+                printf 'wide\tv1 omp-rows (threads=%s)\t%s\t%s%s\n' "$n" "${c%;*}" "${c#*;}" "$n"
+            done
+        done
+    } >"$d/X.tsv"
+    printf '<!-- figures begin -->\n<!-- figures end -->\n' >"$BATS_TEST_TMPDIR/R4.md"
+    python3 "$FIG" render "$BATS_TEST_TMPDIR/R4.md" "$d"
+    run cat "$BATS_TEST_TMPDIR/R4.md"
+    [[ $output == *"**4992x3744, laplace5**"* ]]
+    [[ $output == *"| | ms | ms threads=1 | ms threads=2 | ms threads=16 | GB/s | GB/s threads=1 | GB/s threads=2 | GB/s threads=16 |"* ]]
+    [[ $output == *"| v0 scalar | 1842 |  |  |  | 0.3250 |  |  |  |"* ]]
+    [[ $output == *"| v1 omp-rows |  | 2326 | 1235 | 149.5 |  | 0.2574 | 0.4845 | 4.004 |"* ]]
+    [[ $output == *"| v5 wide (isa=avx512) |  | 102.0 | 50.34 | 18.15 |  | 5.870 | 11.89 | 32.98 |"* ]]
+    [[ $output == *"| v5 wide (isa=sse) |  |  |  | 29.09 |  |  |  | 20.58 |"* ]]
+    # two values of threads for the peer: its rows stay as they are, in their place
+    [[ $output == *"| v5 wide (isa=sse) |"*"| peer cv (threads=1 used=1) | 242.4 |  |  |  | 2.470 |  |  |  |"* ]]
+    [[ $output == *"| peer cv (threads=16 used=16) | 32.58 |"* ]]
+    [[ $output == *"| v0 scalar |"*"| v1 omp-rows |"*"| v5 wide (isa=avx512) |"* ]]
+    # three value columns: no pivot
+    [[ $output == *"| | kernel ms | total ms | GB/s |"* ]]
+    [[ $output == *"| v1 omp-rows (threads=4) | 14 | 24 | 34 |"* ]]
+}
+
 @test "render: one machine's tables, the figures measured last; the other machines named in a line" {
     d="$BATS_TEST_TMPDIR/figs2"
     mkdir -p "$d"
