@@ -104,6 +104,29 @@ class RunCheck(unittest.TestCase):
             vc = c.verify(run, CASE, 3, False)
             self.assertEqual(vc.reason, "its timed run reported an error (exit 3)")
 
+    def test_a_failed_reference_timed_run_is_said_once_on_the_console(self):
+        """The reference's own timed run of a variant that failed: one WARNING line a grading
+        on standard error (control bytes gone), none for a variant that passed."""
+        import io
+        c = Checks(True)
+        c.ctx.ref_failed = set()
+        c.ctx.checks_off = set()
+        failed = runcheck.VarCheck()
+        failed.status, failed.reason = "runtime-error", "exit 3; No space left\x1b]0;x\x07"
+        ok = runcheck.VarCheck()
+        ok.status = "ok"
+        err = io.StringIO()
+        with mock.patch("sys.stderr", err):
+            for vc in (failed, failed, ok):
+                with mock.patch.object(c, "verify", return_value=vc):
+                    self.assertIs(c.ref_check(None, CASE, 3), vc)
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 1)
+        self.assertIn("WARNING: the reference's own timed run of v3 failed (runtime-error: "
+                      "exit 3; No space left", lines[0])
+        self.assertIn("no student's v3 is timed", lines[0])
+        self.assertNotIn("\x1b", lines[0])
+
 
 if __name__ == "__main__":
     unittest.main()

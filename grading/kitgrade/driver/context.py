@@ -42,6 +42,7 @@ class Ctx:
     stop: threading.Event = field(default_factory=threading.Event)
     ref_na: Dict[tuple, str] = field(default_factory=dict)   # (case, v) the reference refuses
     checks_off: set = field(default_factory=set)   # (variant, status) the reference breaks
+    ref_failed: set = field(default_factory=set)   # variants whose reference timed run failed
     wf: object = None                 # workflow.Workflow: roster, git, lateness, exports
     t0: Optional[float] = None        # the grading's start (time.monotonic()), set by schedule
     runlog: object = None             # speedloss.RunLog: every run, where and when (schedule)

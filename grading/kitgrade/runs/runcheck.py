@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional
 
 from ..base import fsutil
+from ..base.tell import say
 from ..lab.rubric import vname
 from . import check, cupti
 from .run import first_error, signame
@@ -310,6 +311,19 @@ class RunChecks:
                                         k, verd.detail))
         return None
 
+    def say_ref_failed(self, n, vc):
+        """The reference's own timed run of variant N failed (VC): said once a grading on the
+        console, since no student's N can be timed against it (a box too small for one
+        process's repetitions, a GPU out of memory, ...); each student's report says it too
+        (not-timed, add_pairs)."""
+        with _lock:
+            if n in self.ctx.ref_failed:
+                return
+            self.ctx.ref_failed.add(n)
+        n = n if ":" in n else "v" + n
+        say("WARNING: the reference's own timed run of %s failed (%s: %s): no student's %s is "
+            "timed" % (n, vc.status, vc.reason, n))
+
     def ref_check(self, run, case, v):
         """Verify the reference's run; a check the reference itself fails is turned off for
         that variant (a note says so), as the reference must get full points."""
@@ -317,6 +331,8 @@ class RunChecks:
             vc = self.verify(run, case, v, False)
             if vc.status in ("ok", "crash", "runtime-error", "no-output", "timeout") or \
                     vc.status.endswith("-limit"):
+                if vc.status != "ok":
+                    self.say_ref_failed(vname(case.part, v), vc)
                 return vc
             n = vname(case.part, v)
             with _lock:
