@@ -11,6 +11,7 @@ import unittest
 
 import util
 from kitgrade.cmdline import entry
+from kitgrade.runs import keys
 
 WEIRD = "a b,c'$(echo x)é"
 
@@ -281,6 +282,14 @@ class GpuParts(Base):
         timed = sorted(x["name"] for x in r["runs"] if x["name"].startswith("time-student"))
         self.assertEqual(timed[:1], ["time-student-p1"])     # one process, no group label
         self.assertTrue(all("-a" not in n and "-b" not in n for n in timed), timed)
+        # where each timed run's time went, from its key channel; summed in summary.md
+        for x in r["runs"]:
+            if x["name"].startswith("time-"):
+                self.assertEqual(sorted(x["split_s"]), sorted(keys.SPLIT), x["name"])
+                self.assertGreater(x["split_s"]["variant"], 0.0, x["name"])
+        summ = util.read(os.path.join(self.out, "summary.md"))
+        self.assertRegex(summ, r"Of the [0-9]+ timed runs \(the students' and the reference's\): "
+                               r"starting \(process, inputs, CUDA\) [0-9.]+ s")
         for v in r["variants"]:
             self.assertEqual((v["timing"]["clock"], v["timing"]["status"]), ("gpu", "ok"),
                              v["variant"])

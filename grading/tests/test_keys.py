@@ -6,7 +6,7 @@ import time
 import unittest
 
 import util
-from kitgrade.runs.keys import HelperKeyServer, KeyServer, Lockstep
+from kitgrade.runs.keys import SPLIT, HelperKeyServer, KeyServer, Lockstep
 
 HELPER = os.path.join(util.GRADING, "build", "keyserve")
 if not os.path.isfile(HELPER):          # make test runs these before the grader is built
@@ -172,6 +172,31 @@ class Keys(unittest.TestCase):
             time.sleep(0.2)
             s.finish()
             self.assertIn(why, s.broken)
+
+
+    def test_split_of_a_runs_time(self):
+        """split: a run's time parted from its records (ns): start to the gate, the gate's
+        hold, the set-up to the first key; per repetition key to go (content), go to done (the
+        variant), done to the next key of the same variant (output) or of another (between);
+        the last done to the end. Nothing without every repetition's go and done."""
+        s = KeyServer(8)
+        try:
+            ms = 1000000
+            s.gated_ns, s.opened_ns = 10 * ms, 30 * ms
+            for (v, k, asked, sent, go, done) in (("1", 1, 40, 41, 45, 46), ("1", 2, 50, 50, 52, 53),
+                                                  ("2", 1, 60, 60, 61, 63)):
+                s.requests.append((v, k, asked * ms))
+                s.keys[(v, k)] = ("%016x" % k, sent * ms)
+                s.notes[(v, k)] = [go * ms, done * ms]
+            self.assertEqual(s.split(0, 70 * ms), {
+                "start": 0.01, "gate": 0.02, "setup": 0.01, "content": 0.007, "variant": 0.004,
+                "output": 0.004, "between": 0.007, "end": 0.007})
+            self.assertEqual(list(s.split(0, 70 * ms)), list(SPLIT))
+            s.notes[("2", 1)] = [61 * ms]               # a repetition that never said done
+            self.assertEqual(s.split(0, 70 * ms), {})
+        finally:
+            for fd in (s.key_r, s.key_w, s.req_r, s.req_w):   # never started: its pipes only
+                os.close(fd)
 
 
 @unittest.skipUnless(os.path.isfile(HELPER), "build/keyserve is not built (make -C grading)")

@@ -31,6 +31,10 @@ from typing import Dict, List, Tuple
 _REQ = re.compile(r"^(rep|go|done|gate) ((?:[a-z0-9_]+:)?[0-9]{1,9}) ([0-9]+)$")
 
 
+# the parts of a timed run's time (KeyServer.split), in the order they come
+SPLIT = ("start", "gate", "setup", "content", "variant", "output", "between", "end")
+
+
 class KeyServer:
     """Serve keys to one run while it lasts (build/keyserve, else a thread). BATON: one side
     of a Lockstep (the helper only). GATE: the read end of the pipe that opens the run's gate
@@ -171,6 +175,33 @@ class KeyServer:
         """(go ns, done ns) of repetition K of V by the grader's clock, or None."""
         n = self.notes.get((v, k))
         return (n[0], n[1]) if n and len(n) == 2 else None
+
+    def split(self, start_ns, end_ns):
+        """Where a timed run's time went, in seconds, from the channel's records (START_NS and
+        END_NS: the process's start and end, the same clock): "start" to its first gate (the
+        process, its inputs and CUDA context), "gate" held there (a run started early),
+        "setup" from the gate's opening to the first key (the first variant's set-up and
+        warm-up); added over the repetitions, "content" from the key handed out to its go (the
+        repetition's fresh content made), "variant" from go to done, "output" from done to the
+        next key of the same variant (the output written), "between" from done to the first
+        key of another variant (the output, the next variant's set-up and warm-up); "end" from
+        the last done to the process's end. {} unless every repetition said go and done."""
+        reqs = sorted(self.requests, key=lambda r: r[2])
+        if not reqs or any(self.window(v, k) is None for v, k, _t in reqs):
+            return {}
+        gated = self.gated_ns if self.gated_ns is not None else reqs[0][2]
+        opened = self.opened_ns if self.opened_ns is not None else gated
+        out = dict.fromkeys(SPLIT, 0)
+        out.update(start=gated - start_ns, gate=opened - gated, setup=reqs[0][2] - opened)
+        for i, (v, k, _t) in enumerate(reqs):
+            go, done = self.window(v, k)
+            out["content"] += go - self.keys[(v, k)][1]
+            out["variant"] += done - go
+            if i + 1 < len(reqs):
+                out["output" if reqs[i + 1][0] == v else "between"] += reqs[i + 1][2] - done
+            else:
+                out["end"] = end_ns - done
+        return {w: round(max(0, out[w]) / 1e9, 4) for w in SPLIT}
 
     def next_request_after(self, v, k):
         """When the request after (V, K) came (ns), or None."""

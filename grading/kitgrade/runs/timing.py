@@ -173,6 +173,7 @@ class Timer(RunChecks):
         name = "time-%s%s-p%d%s" % (who, when, pair, label) + ("" if len(items) > 1 else
                                                      "-%s-v%d" % (items[0][0].name, items[0][1]))
         srv.start()
+        start_ns = _now_ns()
         try:
             with running(ctx, os.path.basename(self.stu.sd), name, self.slot, self.cpus) as e:
                 res = box.run(argv, cwd=box.root, env=env,
@@ -192,6 +193,9 @@ class Timer(RunChecks):
             gated = (srv.opened_ns - srv.gated_ns) / 1e9
         record = run_record(ctx, name, res, time.monotonic() - res.wall_ms / 1000.0, gated,
                             gpu=self.slot, cores=self.cpus)
+        split = srv.split(start_ns, end_ns)
+        if split:
+            record["split_s"] = split          # where its time went (summary.md sums them)
         self.stu.runs.append(record)
         trace = None
         if cpath:

@@ -89,6 +89,12 @@ PHASES = (("build", "building"), ("run", "correctness runs"),
 
 RUN_PARTS = {"gate": "waiting for the GPU", "runs": "in the runs", "checks": "in the checker"}
 
+# the parts of a timed run's time (results.json runs[].split_s, runs/keys.py KeyServer.split)
+TIMED_PARTS = (("start", "starting (process, inputs, CUDA)"), ("gate", "waiting at the gate"),
+               ("setup", "first set-up and warm-up"), ("content", "making each repetition's content"),
+               ("variant", "in the variants"), ("output", "writing the outputs"),
+               ("between", "between variants"), ("end", "ending"))
+
 
 def phase_lines(recs, line):
     """Where the grading's time went: each phase's seconds added over the students whose
@@ -118,6 +124,19 @@ def phase_lines(recs, line):
     if rp:
         s += " Of the correctness runs: %s." % ", ".join(
             "%s %.1f s" % (w, rp[k]) for k, w in RUN_PARTS.items() if k in rp)
+    tp, nt = {}, 0
+    for r in recs:
+        runs = r.get("runs") if isinstance(r.get("phases"), dict) else None
+        for run in runs if isinstance(runs, list) else []:
+            sp = run.get("split_s") if isinstance(run, dict) else None
+            if isinstance(sp, dict):
+                nt += 1
+                for k, _w in TIMED_PARTS:
+                    if isinstance(sp.get(k), (int, float)):
+                        tp[k] = tp.get(k, 0.0) + max(0.0, float(sp[k]))
+    if tp:
+        s += " Of the %d timed runs (the students' and the reference's): %s." % (nt, ", ".join(
+            "%s %.1f s" % (w, tp[k]) for k, w in TIMED_PARTS if k in tp))
     if line is not None and line[1]:
         s += " The timing line held a GPU alone %.1f s in all, in %d turns." % line
     return [s + "\n"]
