@@ -189,9 +189,10 @@ class Keys(unittest.TestCase):
                 s.keys[(v, k)] = ("%016x" % k, sent * ms)
                 s.notes[(v, k)] = [go * ms, done * ms]
             self.assertEqual(s.split(0, 70 * ms), {
-                "start": 0.01, "gate": 0.02, "setup": 0.01, "content": 0.007, "variant": 0.004,
+                "start": 0.01, "gate": 0.02, "setup": 0.01, "key": 0.001, "content": 0.007, "variant": 0.004,
                 "output": 0.004, "between": 0.007, "end": 0.007})
             self.assertEqual(list(s.split(0, 70 * ms)), list(SPLIT))
+            self.assertAlmostEqual(sum(s.split(0, 70 * ms).values()), 0.07)  # the whole run
             s.notes[("2", 1)] = [61 * ms]               # a repetition that never said done
             self.assertEqual(s.split(0, 70 * ms), {})
         finally:

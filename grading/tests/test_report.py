@@ -133,7 +133,7 @@ class Reports(util.TempCase):
     def test_phase_lines_add_the_timed_runs_parts(self):
         """The timed runs' split_s of the records with phases, added part by part, with their
         count; a run without one, or a record without phases, adds nothing."""
-        sp = {"start": 0.5, "gate": 1.0, "setup": 0.25, "content": 0.75, "variant": 0.125,
+        sp = {"start": 0.5, "gate": 1.0, "setup": 0.25, "key": 0.5, "content": 0.75, "variant": 0.125,
               "output": 1.5, "between": 0.25, "end": 0.125}
         recs = [{"phases": {"build": [0.0, 1.0]},
                  "runs": [{"name": "together"}, {"name": "time-student-p1", "split_s": sp},
@@ -143,7 +143,8 @@ class Reports(util.TempCase):
         s = summary.phase_lines(recs, None)[0]
         self.assertIn("Of the 2 timed runs (the students' and the reference's): starting "
                       "(process, inputs, CUDA) 1.0 s, waiting at the gate 2.0 s, first set-up "
-                      "and warm-up 0.5 s, making each repetition's content 1.5 s, in the "
+                      "and warm-up 0.5 s, waiting for each key (in lockstep, the other run) 1.0 s, making "
+                      "each repetition's content 1.5 s, in the "
                       "variants 0.2 s, writing the outputs 3.0 s, between variants 0.5 s, "
                       "ending 0.2 s.", s)
         self.assertNotIn("timed runs (the", summary.phase_lines(

@@ -32,7 +32,7 @@ _REQ = re.compile(r"^(rep|go|done|gate) ((?:[a-z0-9_]+:)?[0-9]{1,9}) ([0-9]+)$")
 
 
 # the parts of a timed run's time (KeyServer.split), in the order they come
-SPLIT = ("start", "gate", "setup", "content", "variant", "output", "between", "end")
+SPLIT = ("start", "gate", "setup", "key", "content", "variant", "output", "between", "end")
 
 
 class KeyServer:
@@ -181,7 +181,8 @@ class KeyServer:
         END_NS: the process's start and end, the same clock): "start" to its first gate (the
         process, its inputs and CUDA context), "gate" held there (a run started early),
         "setup" from the gate's opening to the first key (the first variant's set-up and
-        warm-up); added over the repetitions, "content" from the key handed out to its go (the
+        warm-up); added over the repetitions, "key" from a key asked for to its answer (in
+        lockstep, the other run's repetition), "content" from the key handed out to its go (the
         repetition's fresh content made), "variant" from go to done, "output" from done to the
         next key of the same variant (the output written), "between" from done to the first
         key of another variant (the output, the next variant's set-up and warm-up); "end" from
@@ -193,8 +194,9 @@ class KeyServer:
         opened = self.opened_ns if self.opened_ns is not None else gated
         out = dict.fromkeys(SPLIT, 0)
         out.update(start=gated - start_ns, gate=opened - gated, setup=reqs[0][2] - opened)
-        for i, (v, k, _t) in enumerate(reqs):
+        for i, (v, k, asked) in enumerate(reqs):
             go, done = self.window(v, k)
+            out["key"] += self.keys[(v, k)][1] - asked
             out["content"] += go - self.keys[(v, k)][1]
             out["variant"] += done - go
             if i + 1 < len(reqs):

@@ -91,7 +91,8 @@ RUN_PARTS = {"gate": "waiting for the GPU", "runs": "in the runs", "checks": "in
 
 # the parts of a timed run's time (results.json runs[].split_s, runs/keys.py KeyServer.split)
 TIMED_PARTS = (("start", "starting (process, inputs, CUDA)"), ("gate", "waiting at the gate"),
-               ("setup", "first set-up and warm-up"), ("content", "making each repetition's content"),
+               ("setup", "first set-up and warm-up"),
+               ("key", "waiting for each key (in lockstep, the other run)"), ("content", "making each repetition's content"),
                ("variant", "in the variants"), ("output", "writing the outputs"),
                ("between", "between variants"), ("end", "ending"))
 
