@@ -93,13 +93,22 @@ class RunCheck(unittest.TestCase):
                 f.write("\nlab07: cudaMallocManaged: out of memory\x1b[2J\nsecond line\n")
             res = types.SimpleNamespace(rc=3, cpu_ms=1.0, wall_ms=1.0, breach=None, signal=None)
             run = types.SimpleNamespace(descs={("perf1", 3): types.SimpleNamespace(status="error")},
-                                        res=res, errfile=err)
+                                        res=res, errfile=err, rel={})
             vc = c.verify(run, CASE, 3, False)
             self.assertEqual(vc.status, "runtime-error")
             self.assertIn("exit 3; the run's first error: lab07: cudaMallocManaged: out of memory",
                           vc.reason)
             self.assertNotIn("\x1b", vc.reason)
             self.assertNotIn("second line", vc.reason)
+            # one run of several variants: the line naming this variant's outputs, if any
+            with open(err, "w") as f:
+                f.write("lab07: cannot write time/x-perf1/v2.r1.bin: No space left\n"
+                        "lab07: cannot write time/x-perf1/v3.r4.bin: No space left\n")
+            run.rel = {("perf1", 3): "time/x-perf1"}
+            vc = c.verify(run, CASE, 3, False)
+            self.assertIn("first error: lab07: cannot write time/x-perf1/v3.r4.bin", vc.reason)
+            run.rel = {("perf1", 3): "time/y"}         # none names it: the first line
+            self.assertIn("x-perf1/v2.r1.bin", c.verify(run, CASE, 3, False).reason)
             open(err, "w").close()
             vc = c.verify(run, CASE, 3, False)
             self.assertEqual(vc.reason, "its timed run reported an error (exit 3)")
@@ -124,8 +133,18 @@ class RunCheck(unittest.TestCase):
         self.assertEqual(len(lines), 1)
         self.assertIn("WARNING: the reference's own timed run of v3 failed (runtime-error: "
                       "exit 3; No space left", lines[0])
-        self.assertIn("no student's v3 is timed", lines[0])
+        self.assertIn("the students paired with that run are not timed against it", lines[0])
         self.assertNotIn("\x1b", lines[0])
+        # a CPU pair in lockstep: the reference timed out with a student that hung, no warning
+        c = Checks(False)
+        c.ctx.ref_failed = set()
+        c.ctx.checks_off = set()
+        hung = runcheck.VarCheck()
+        hung.status, hung.reason = "timeout", "ran past its time"
+        err = io.StringIO()
+        with mock.patch("sys.stderr", err), mock.patch.object(c, "verify", return_value=hung):
+            c.ref_check(None, CASE, 3)
+        self.assertEqual(err.getvalue(), "")
 
 
 if __name__ == "__main__":

@@ -117,15 +117,19 @@ def signame(n):
     return SIGNAMES.get(name, name)
 
 
-def first_error(path):
-    """The first meaningful line of a run's standard error."""
+def first_error(path, prefer=None):
+    """The first meaningful line of a run's standard error; with PREFER (a string), the first
+    such line that holds it if one does (one run of several variants: the variant's own)."""
     data = fsutil.read_regular(path, 8 << 20) or b""
+    lines = []
     for ln in data.decode("utf-8", "replace").splitlines():
         s = one_line(ln, 1 << 20)
         if s and not s.startswith("bash: line") and \
                 not re.search(r"Segmentation fault|Aborted|core dumped", s):
-            return s[:160]
-    return ""
+            if prefer is None or prefer in s:
+                return s[:160]
+            lines.append(s)
+    return lines[0][:160] if lines else ""
 
 
 def runtime_status(errfile, rc, ctx):

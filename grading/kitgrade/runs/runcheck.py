@@ -95,7 +95,10 @@ class RunChecks:
             if res.signal:
                 return bad("crash", "crashed in its timed run (%s)" % signame(res.signal))
             if d is not None and d.status == "error":
-                line = first_error(run.errfile) if getattr(run, "errfile", None) else ""
+                # the run's first error, its line naming this variant's outputs if one does
+                rel = getattr(run, "rel", {}).get((case.name, v))
+                line = first_error(run.errfile, "%s/v%d." % (rel, v) if rel else None) \
+                    if getattr(run, "errfile", None) else ""
                 return bad("runtime-error", "its timed run reported an error (exit %s%s)" % (
                     res.rc, "; the run's first error: " + line if line else ""))
             return bad("no-output", "its timed run wrote no account of the variant")
@@ -313,16 +316,16 @@ class RunChecks:
 
     def say_ref_failed(self, n, vc):
         """The reference's own timed run of variant N failed (VC): said once a grading on the
-        console, since no student's N can be timed against it (a box too small for one
-        process's repetitions, a GPU out of memory, ...); each student's report says it too
-        (not-timed, add_pairs)."""
+        console, since the students paired with that run cannot be timed against it (a box
+        too small for one process's repetitions, a GPU out of memory, ...); a student left
+        with no pair says so in its report (not-timed, add_pairs)."""
         with _lock:
             if n in self.ctx.ref_failed:
                 return
             self.ctx.ref_failed.add(n)
         n = n if ":" in n else "v" + n
-        say("WARNING: the reference's own timed run of %s failed (%s: %s): no student's %s is "
-            "timed" % (n, vc.status, vc.reason, n))
+        say("WARNING: the reference's own timed run of %s failed (%s: %s): the students paired "
+            "with that run are not timed against it" % (n, vc.status, vc.reason))
 
     def ref_check(self, run, case, v):
         """Verify the reference's run; a check the reference itself fails is turned off for
@@ -331,7 +334,8 @@ class RunChecks:
             vc = self.verify(run, case, v, False)
             if vc.status in ("ok", "crash", "runtime-error", "no-output", "timeout") or \
                     vc.status.endswith("-limit"):
-                if vc.status != "ok":
+                # a CPU pair runs in lockstep: a student's hang times the reference out too
+                if vc.status != "ok" and (self.ctx.lab.gpu or vc.status != "timeout"):
                     self.say_ref_failed(vname(case.part, v), vc)
                 return vc
             n = vname(case.part, v)
