@@ -396,7 +396,7 @@ def pivoted(tab):
     the plain COL columns (and the status, if any of them has one). The table as it is when no
     key does, or when a new row would meet another's name or a cell be written twice."""
     cols, fold = value_cols(tab)
-    if len(cols) > 2:
+    if not cols or len(cols) > 2:
         return tab
     parsed = {r: params_of(r) for r in tab["rows"]}
     keys = []

@@ -147,6 +147,13 @@ class Reports(util.TempCase):
                       "each repetition's content 1.5 s, in the "
                       "variants 0.2 s, writing the outputs 3.0 s, between variants 0.5 s, "
                       "ending 0.2 s.", s)
+        odd = [{"phases": {"build": [0.0, 1.0]},
+                "runs": [{"name": "time-a", "split_s": {"start": 10 ** 400, "gate": float("inf"),
+                                                         "setup": True, "key": "1"}},
+                         {"name": "time-b", "split_s": {}}, {"name": "time-c", "split_s": sp}]}]
+        s = summary.phase_lines(odd, None)[0]           # what is not a number of seconds: left out
+        self.assertIn("Of the 1 timed runs", s)
+        self.assertIn("starting (process, inputs, CUDA) 0.5 s, waiting at the gate 1.0 s", s)
         self.assertNotIn("timed runs (the", summary.phase_lines(
             [{"phases": {"build": [0.0, 1.0]}, "runs": [{"name": "together"}]}], None)[0])
 

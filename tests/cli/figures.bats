@@ -194,6 +194,7 @@ FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
             for c in "kernel ms;1" "total ms;2" "GB/s;3"; do
                 printf 'wide\tv1 omp-rows (threads=%s)\t%s\t%s%s\n' "$n" "${c%;*}" "${c#*;}" "$n"
             done
+            printf 'states\tv2 (threads=%s)\tstatus\tunsupported%s\n' "$n" "$n"
         done
     } >"$d/X.tsv"
     printf '<!-- figures begin -->\n<!-- figures end -->\n' >"$BATS_TEST_TMPDIR/R4.md"
@@ -212,6 +213,8 @@ FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
     # three value columns: no pivot
     [[ $output == *"| | kernel ms | total ms | GB/s |"* ]]
     [[ $output == *"| v1 omp-rows (threads=4) | 14 | 24 | 34 |"* ]]
+    # a status and no value column: its rows stay, every status shown
+    [[ $output == *"| v2 (threads=1) | unsupported1 |"*"| v2 (threads=4) | unsupported4 |"* ]]
 }
 
 @test "render: one machine's tables, the figures measured last; the other machines named in a line" {

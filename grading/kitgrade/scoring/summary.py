@@ -2,6 +2,7 @@
 
 The class: OUT/grades.csv, OUT/summary.md and OUT/plots/, made from the students'
 results.json files (so a resumed grading writes them whole again)."""
+import math
 import os
 import statistics
 import subprocess
@@ -97,6 +98,18 @@ TIMED_PARTS = (("start", "starting (process, inputs, CUDA)"), ("gate", "waiting 
                ("between", "between variants"), ("end", "ending"))
 
 
+def _seconds(x):
+    """X as seconds to add (a finite number, not below 0), or None: a record's number may
+    come from an earlier grading's results.json, or a hand-edited one."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    try:
+        s = float(x)
+    except OverflowError:
+        return None
+    return max(0.0, s) if math.isfinite(s) else None
+
+
 def phase_lines(recs, line):
     """Where the grading's time went: each phase's seconds added over the students whose
     records carry them (results.json "phases", each from the run of the grader that graded the
@@ -120,8 +133,8 @@ def phase_lines(recs, line):
         x = r.get("run_parts") if isinstance(r.get("phases"), dict) else None
         if isinstance(x, dict):
             for k in RUN_PARTS:
-                if isinstance(x.get(k), (int, float)):
-                    rp[k] = rp.get(k, 0.0) + max(0.0, float(x[k]))
+                if _seconds(x.get(k)) is not None:
+                    rp[k] = rp.get(k, 0.0) + _seconds(x[k])
     if rp:
         s += " Of the correctness runs: %s." % ", ".join(
             "%s %.1f s" % (w, rp[k]) for k, w in RUN_PARTS.items() if k in rp)
@@ -130,11 +143,12 @@ def phase_lines(recs, line):
         runs = r.get("runs") if isinstance(r.get("phases"), dict) else None
         for run in runs if isinstance(runs, list) else []:
             sp = run.get("split_s") if isinstance(run, dict) else None
-            if isinstance(sp, dict):
-                nt += 1
-                for k, _w in TIMED_PARTS:
-                    if isinstance(sp.get(k), (int, float)):
-                        tp[k] = tp.get(k, 0.0) + max(0.0, float(sp[k]))
+            parts = [(k, _seconds(sp.get(k))) for k, _w in TIMED_PARTS] \
+                if isinstance(sp, dict) else []
+            parts = [(k, secs) for k, secs in parts if secs is not None]
+            nt += 1 if parts else 0
+            for k, secs in parts:
+                tp[k] = tp.get(k, 0.0) + secs
     if tp:
         s += " Of the %d timed runs (the students' and the reference's): %s." % (nt, ", ".join(
             "%s %.1f s" % (w, tp[k]) for k, w in TIMED_PARTS if k in tp))
