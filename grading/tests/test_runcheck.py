@@ -113,39 +113,34 @@ class RunCheck(unittest.TestCase):
             vc = c.verify(run, CASE, 3, False)
             self.assertEqual(vc.reason, "its timed run reported an error (exit 3)")
 
-    def test_a_failed_reference_timed_run_is_said_once_on_the_console(self):
-        """The reference's own timed run of a variant that failed: one WARNING line a grading
-        on standard error (control bytes gone), none for a variant that passed."""
+    @staticmethod
+    def said(gpu, *checks):
+        """The console lines of ref_check over the reference's checks CHECKS (status, reason)."""
         import io
-        c = Checks(True)
-        c.ctx.ref_failed = set()
-        c.ctx.checks_off = set()
-        failed = runcheck.VarCheck()
-        failed.status, failed.reason = "runtime-error", "exit 3; No space left\x1b]0;x\x07"
-        ok = runcheck.VarCheck()
-        ok.status = "ok"
+        c = Checks(gpu)
+        c.ctx.ref_failed, c.ctx.checks_off = set(), set()
         err = io.StringIO()
         with mock.patch("sys.stderr", err):
-            for vc in (failed, failed, ok):
+            for st, why in checks:
+                vc = runcheck.VarCheck()
+                vc.status, vc.reason = st, why
                 with mock.patch.object(c, "verify", return_value=vc):
-                    self.assertIs(c.ref_check(None, CASE, 3), vc)
-        lines = err.getvalue().splitlines()
+                    assert c.ref_check(None, CASE, 3) is vc
+        return err.getvalue().splitlines()
+
+    def test_a_failed_reference_timed_run_is_said_once_on_the_console(self):
+        """The reference's own timed run of a variant that failed: one WARNING line a grading
+        on standard error (control bytes gone), none for a variant that passed; none for a
+        CPU pair's timeout (in lockstep, a student's hang times the reference out too)."""
+        failed = ("runtime-error", "exit 3; No space left\x1b]0;x\x07")
+        lines = self.said(True, failed, failed, ("ok", ""))
         self.assertEqual(len(lines), 1)
         self.assertIn("WARNING: the reference's own timed run of v3 failed (runtime-error: "
                       "exit 3; No space left", lines[0])
         self.assertIn("the students paired with that run are not timed against it", lines[0])
         self.assertNotIn("\x1b", lines[0])
-        # a CPU pair in lockstep: the reference timed out with a student that hung, no warning
-        c = Checks(False)
-        c.ctx.ref_failed = set()
-        c.ctx.checks_off = set()
-        hung = runcheck.VarCheck()
-        hung.status, hung.reason = "timeout", "ran past its time"
-        err = io.StringIO()
-        with mock.patch("sys.stderr", err), mock.patch.object(c, "verify", return_value=hung):
-            c.ref_check(None, CASE, 3)
-        self.assertEqual(err.getvalue(), "")
-
+        self.assertEqual(self.said(False, ("timeout", "ran past its time")), [])
+        self.assertEqual(len(self.said(True, ("timeout", "ran past its time"))), 1)
 
 if __name__ == "__main__":
     unittest.main()
