@@ -6,7 +6,8 @@ from unittest import mock
 
 import util
 from kitgrade.lab.labinfo import Output
-from kitgrade.runs.run import Runner, case_seed, parse_desc, rep_key, signame
+from kitgrade.runs.desc import case_seed, parse_desc, rep_key
+from kitgrade.runs.run import Runner, signame
 
 INFO = {"lab": "99", "parts": [{"name": "", "variants": [{"id": 1}, {"id": 2}, {"id": 3}]}]}
 RUB = "points 1 1 0\npoints 2 1 0\npoints 3 1 0\nlimits run=7 nproc=5\ncase a all --size 4x4\n"

@@ -5,7 +5,7 @@ import unittest
 
 import util
 from kitgrade.runs import cupti, runcheck, timing
-from kitgrade.runs.run import Desc, Rep
+from kitgrade.runs.desc import Desc, Rep
 from kitgrade.runs.runcheck import gpu_mem_budget as timing_budget
 
 INFO_GPU = {"lab": "98", "gpu": True, "parts": [{"name": "", "variants": [

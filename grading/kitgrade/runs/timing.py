@@ -39,7 +39,8 @@ from ..base import fsutil
 from ..lab.rubric import vname
 from . import cupti
 from .keys import KeyServer, Lockstep
-from .run import parse_desc, run_record
+from .desc import parse_desc
+from .run import run_record
 from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
 from .speedloss import running
 
@@ -72,7 +73,7 @@ class TimedRun:
     res: object
     srv: KeyServer
     trace: Optional[cupti.Trace]
-    descs: dict                    # (case, variant) -> run.Desc or None
+    descs: dict                    # (case, variant) -> desc.Desc or None
     end_ns: int
 
 
