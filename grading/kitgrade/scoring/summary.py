@@ -10,6 +10,7 @@ from typing import List
 
 from ..base import fsutil
 from ..base.safetext import cell
+from ..runs.keys import SPLIT
 from . import occupancy
 from .report import clean, load, md
 from .score import SEVERITY, grades_row, label
@@ -90,12 +91,13 @@ PHASES = (("build", "building"), ("run", "correctness runs"),
 
 RUN_PARTS = {"gate": "waiting for the GPU", "runs": "in the runs", "checks": "in the checker"}
 
-# the parts of a timed run's time (results.json runs[].split_s, runs/keys.py KeyServer.split)
-TIMED_PARTS = (("start", "starting (process, inputs, CUDA)"), ("gate", "waiting at the gate"),
-               ("setup", "first set-up and warm-up"),
-               ("key", "waiting for each key (in lockstep, the other run)"), ("content", "making each repetition's content"),
-               ("variant", "in the variants"), ("output", "writing the outputs"),
-               ("between", "between variants"), ("end", "ending"))
+# the parts of a timed run's time (results.json runs[].split_s), in keys.SPLIT's order
+TIMED_WORDS = {"start": "starting (process, inputs, CUDA)", "gate": "waiting at the gate",
+               "setup": "first set-up and warm-up",
+               "key": "waiting for each key (in lockstep, the other run)",
+               "content": "making each repetition's content", "variant": "in the variants",
+               "output": "writing the outputs", "between": "between variants", "end": "ending"}
+TIMED_PARTS = tuple((k, TIMED_WORDS[k]) for k in SPLIT)
 
 
 def _seconds(x):
