@@ -90,6 +90,7 @@ class CpuLab(Base):
         student(s, "crash", ["// v2 crash"])
         student(s, "hang", ["// v3 hang"])
         student(s, "hang2", ["// v2 hang"])
+        student(s, "crowded", ["// v2 crowded"])
         student(s, "fork", ["// v3 fork"])
         student(s, "exit0", ["// exit0"])
         student(s, "compile", ["int x = ;"])
@@ -106,7 +107,7 @@ class CpuLab(Base):
         self.assertEqual(rows[0].split(",")[:11], ["student", "lab", "build", "tests_passed",
                                                    "tests_total", "correctness_pts", "perf_pts",
                                                    "total_pts", "max_pts", "status", "reason"])
-        self.assertEqual(len(rows), 15)     # 14 folders (the linked one refused, .hidden listed)
+        self.assertEqual(len(rows), 16)     # 15 folders (the linked one refused, .hidden listed)
 
     def test_statuses(self):
         self.expect("correct", "ok", 30)
@@ -128,14 +129,21 @@ class CpuLab(Base):
         # case's variants alone, then the cases left in one run, v3 left out
         names = [x["name"] for x in r["runs"] if not x["name"].startswith("time-")]
         self.assertEqual(names, ["together", "small-v1", "small-v2", "small-v3", "together-2"])
-        # v2 hung in the run of every case after v1 ended: it alone is blamed, never run again,
-        # and the cases go again in one run without it
+        # v2 hung in the run of every case after v1 ended: the cases go again in one run
+        # without it, and it runs alone in the case it hung in (a run slowed by others is not a
+        # hang); past its limit there too, it is blamed and never run again
         r = self.expect("hang2", "timeout", 20)
         names = [x["name"] for x in r["runs"] if not x["name"].startswith("time-")]
-        self.assertEqual(names, ["together", "together-2"])
+        self.assertEqual(names, ["together", "together-2", "one-v2"])
         self.assertEqual([(c["case"], c["status"]) for c in r["cases"] if c["variant"] == "2"],
                          [("one", "timeout")] + [(c, "timeout") for c in ("small", "odd",
                                                                           "perf1")])
+        # v2 ran past the limit only in the run of every case (as a run slowed by the others
+        # on a busy machine): alone in each case it passes, and nothing is lost
+        r = self.expect("crowded", "ok", 30)
+        names = [x["name"] for x in r["runs"] if not x["name"].startswith("time-")]
+        self.assertEqual(names, ["together", "together-2", "one-v2", "small-v2", "odd-v2",
+                                 "perf1-v2"])
         r = self.expect("fork", "extra-processes", 30)
         self.assertEqual(r["variants"][2]["perf_pts"], 0.0)
         self.expect("exit0", "no-output", 0)
@@ -198,7 +206,7 @@ class CpuLab(Base):
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick"], quiet=False)
         self.assertEqual(rc, 0, log)
-        self.assertIn("14 students (14 graded before)", log)
+        self.assertIn("15 students (15 graded before)", log)
         self.assertEqual({s: self.rec(s)["graded_at"] for s in before}, before)
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick", "--seed", "1"])

@@ -340,10 +340,12 @@ class Runner:
         self.barred[vname(case.part, v)] = (breach, "not run: it %s in an earlier case" % words)
 
     def hung(self, case, v):
-        """Variant V of CASE hung in a run of several: its outcome, and it is not run again."""
-        self.outcomes.append(Outcome(case.name, case.part, v, "timeout",
-                                     self.breach_reason("timeout"), case.kind))
-        self.bar(case, v, "timeout")
+        """Variant V of CASE was the one running when a run of several ran out of time: it
+        runs alone from now on (its outcome here, in a run of its own with its own limit), so
+        that a run slowed by the students it shares the GPU and cores with is not called a
+        hang; one that runs past its limit alone is barred (settle). A real hang costs one
+        limit more."""
+        self.loners.add(vname(case.part, v))
 
     # ---------------------------------------------------------------- correctness
     def correctness(self, cases):
@@ -365,12 +367,12 @@ class Runner:
     def split(self, c):
         """(the variants of case C that run with the others, those that run alone): those
         barred in an earlier case get their outcome here, and one already settled in this case
-        (it hung in the run of every case) is left out."""
+        is left out."""
         settled = {o.variant for o in self.outcomes if o.case == c.name}
         run, lone = [], []
         for v in c.variants:
             n = vname(c.part, v)
-            if v in settled:            # the variant that hung in the run of every case
+            if v in settled:
                 continue
             if n in self.barred and not self.ctx.output_of(c, v).na:
                 st, why = self.barred[n]
@@ -507,6 +509,7 @@ class Runner:
             for v in run:
                 if v == culprit:
                     self.hung(c, v)
+                    alone.append(v)
                     continue
                 if descs[v] is not None and (timed_out or not crashed or not all_done):
                     st, why, verd = self.classify(c, v, rel, res, err, False)
@@ -520,8 +523,14 @@ class Runner:
         self.run_alone(c, alone + lone)
 
     def run_alone(self, c, variants):
-        """Each of VARIANTS of case C in a run of its own."""
+        """Each of VARIANTS of case C in a run of its own (one barred since they were picked:
+        its outcome, not run)."""
         for v in sorted(variants):
+            n = vname(c.part, v)
+            if n in self.barred and not self.ctx.output_of(c, v).na:
+                st, why = self.barred[n]
+                self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind))
+                continue
             r2 = "run/%s-v%d" % (c.name, v)
             dump = self.dump_dir(r2)
             res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, str(v)),

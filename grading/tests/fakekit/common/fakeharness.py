@@ -3,6 +3,7 @@
 behaviours taken from comment lines of the student's fake.c:
 
     // vN correct | wrong | notimpl | crash | hang | replay | unsupported | error
+    // vN crowded           (hangs in the run of every case (--cases), right alone)
     // vN slow F            (F times the work)     // vN fork        (a process left behind)
     // vN token | nokernel | copies | liar        (GPU records: a token kernel, no kernel,
                                                    a copy in the launcher, a lying time)
@@ -143,7 +144,7 @@ def one(o, beh, cup, ctl=None):
         txt = []
         if "crash" in acts:
             os.kill(os.getpid(), signal.SIGSEGV)
-        if "hang" in acts:
+        if "hang" in acts or ("crowded" in acts and o.get("together")):
             while True:
                 burn(100)
         if "notimpl" in acts:
@@ -234,6 +235,7 @@ def main():
         for ln in open(o["cases"]).read().splitlines():
             if ln.strip():
                 sub = parse(rest + ln.split("\t"))
+                sub["together"] = True
                 if sub["ctl"] and ctl is None:
                     ctl = open_ctl(sub["ctl"])
                 rc = max(rc, one(sub, beh, cup, ctl))
