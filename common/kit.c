@@ -71,19 +71,6 @@ void kit_set_err(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-void kit_rng_seed(kit_rng *r, unsigned long long seed)
-{
-    r->s = seed;
-}
-
-unsigned long long kit_rng_next(kit_rng *r)
-{
-    unsigned long long z = (r->s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 double kit_rng_uniform(kit_rng *r)
 {
     return (double)(kit_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
