@@ -339,13 +339,20 @@ class Runner:
         words = "ran past the time limit" if breach == "timeout" else self.breach_reason(breach)
         self.barred[vname(case.part, v)] = (breach, "not run: it %s in an earlier case" % words)
 
-    def hung(self, case, v):
-        """Variant V of CASE was the one running when a run of several ran out of time: it
-        runs alone from now on (its outcome here, in a run of its own with its own limit), so
-        that a run slowed by the students it shares the GPU and cores with is not called a
-        hang; one that runs past its limit alone is barred (settle). A real hang costs one
-        limit more."""
+    def hung(self, case, v, res):
+        """Variant V of CASE was the one running when a run of several (RES) ran out of time.
+        A run that spent most of its time on a core (a loop, or a wait for a kernel that never
+        ends, spinning) hung: V's outcome, and it is not run again. One that mostly waited
+        (a run slowed by the students it shared the GPU with: 3.4 s on a core in 17 s) is not
+        called a hang yet: V runs alone from now on, with a limit of its own (its outcome
+        there; past that limit it is barred, settle). True: V is left to run alone."""
+        if res.cpu_ms is not None and res.wall_ms and res.cpu_ms >= 0.5 * res.wall_ms:
+            self.outcomes.append(Outcome(case.name, case.part, v, "timeout",
+                                         self.breach_reason("timeout"), case.kind))
+            self.bar(case, v, "timeout")
+            return False
         self.loners.add(vname(case.part, v))
+        return True
 
     # ---------------------------------------------------------------- correctness
     def correctness(self, cases):
@@ -450,7 +457,7 @@ class Runner:
                     self.ctx.output_of(sc, culprit).na:
                 self.cut_case = stop    # which one is not known: its variants run alone
             else:
-                self.hung(sc, culprit)
+                self.hung(sc, culprit, res)
         if not ok and not timed_out:
             for c in cases:
                 self.done_with("run/" + c.name)
@@ -508,8 +515,8 @@ class Runner:
             alone = []
             for v in run:
                 if v == culprit:
-                    self.hung(c, v)
-                    alone.append(v)
+                    if self.hung(c, v, res):
+                        alone.append(v)
                     continue
                 if descs[v] is not None and (timed_out or not crashed or not all_done):
                     st, why, verd = self.classify(c, v, rel, res, err, False)

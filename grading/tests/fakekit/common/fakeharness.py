@@ -3,7 +3,8 @@
 behaviours taken from comment lines of the student's fake.c:
 
     // vN correct | wrong | notimpl | crash | hang | replay | unsupported | error
-    // vN crowded           (hangs in the run of every case (--cases), right alone)
+    // vN crowded           (waits, off the core, in the run of every case (--cases):
+                             a run slowed by others; right alone)
     // vN slow F            (F times the work)     // vN fork        (a process left behind)
     // vN token | nokernel | copies | liar        (GPU records: a token kernel, no kernel,
                                                    a copy in the launcher, a lying time)
@@ -144,7 +145,10 @@ def one(o, beh, cup, ctl=None):
         txt = []
         if "crash" in acts:
             os.kill(os.getpid(), signal.SIGSEGV)
-        if "hang" in acts or ("crowded" in acts and o.get("together")):
+        if "crowded" in acts and o.get("together"):
+            while True:
+                time.sleep(1)
+        if "hang" in acts:
             while True:
                 burn(100)
         if "notimpl" in acts:
