@@ -413,7 +413,10 @@ class RunTest(Base):
                     os.close(fd)
 
     def test_memory_hog(self):
-        """Allocates and touches 128 MB with a 64 MB limit."""
+        """Allocates and touches 128 MB with a 64 MB limit. Enforced by the kernel (a memory
+        cgroup), the allocation never ends; measured (the run's memory sampled, as for a user
+        with no cgroup), it may end before a sample sees it, on a busy machine: the breach is
+        named either way."""
         self.need("memory_mb")
         r, out = self.run_py("""
             chunks = []
@@ -422,7 +425,8 @@ class RunTest(Base):
             print("ALLOCATED", flush=True)
         """, memory_mb=64)
         self.assertEqual(r.breach, "memory-limit", (r, out))
-        self.assertNotIn("ALLOCATED", out)
+        if self.sb.enforcement.get("memory_mb") == "kernel":
+            self.assertNotIn("ALLOCATED", out)
         self.assertIn("memory", r.detail)
 
     def test_fork_bomb(self):
