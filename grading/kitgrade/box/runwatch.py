@@ -443,6 +443,10 @@ class _Run:
         if cpu_ms is None:
             waited = (ru.ru_utime + ru.ru_stime) * 1000 if ru is not None else 0.0
             cpu_ms = max(waited, self.cpu_seen_ticks * 1000 / os.sysconf("SC_CLK_TCK"))
+        if ru is not None and "memory" not in self.sb._cg.has:
+            # measured, not enforced: a run that ended between two samples still shows its
+            # largest process's peak (the kernel's, at the wait)
+            self.mem_peak = max(self.mem_peak, ru.ru_maxrss * 1024)
         mem = cg.mem_bytes(True) if cg else None
         mem_mb = (max(mem or 0, self.mem_peak) / MB) if (mem is not None or self.mem_peak) else None
         gpu_peak = self.gpu.peak if self.gpu else None
@@ -466,6 +470,10 @@ class _Run:
             resource_breach = ("process-limit", f"reached the limit of {lim.nproc} processes and threads")
         if resource_breach and self.breach in (None, "timeout", "cpu-limit"):
             self.breach, self.detail = resource_breach
+        if self.breach is None and lim.memory_mb is not None and "memory" not in self.sb._cg.has \
+                and self.mem_peak > lim.memory_mb * MB:
+            self._set_breach("memory-limit", f"used {self.mem_peak / MB:.0f} MB of memory at its "
+                                             f"peak, the limit is {lim.memory_mb} MB")
         if self.breach is None:
             if sig == signal.SIGXFSZ and lim.file_mb is not None:
                 self._set_breach("file-limit", f"wrote a file past the {lim.file_mb} MB limit")
