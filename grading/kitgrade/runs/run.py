@@ -339,6 +339,16 @@ class Runner:
         words = "ran past the time limit" if breach == "timeout" else self.breach_reason(breach)
         self.barred[vname(case.part, v)] = (breach, "not run: it %s in an earlier case" % words)
 
+    def barred_outcome(self, c, v):
+        """Variant V barred in an earlier case (bar): its outcome in case C, not run. True
+        when so (a variant with no output in C is not barred there)."""
+        n = vname(c.part, v)
+        if n not in self.barred or self.ctx.output_of(c, v).na:
+            return False
+        st, why = self.barred[n]
+        self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind))
+        return True
+
     def hung(self, case, v, res):
         """Variant V of CASE was the one running when a run of several (RES) ran out of time.
         A run that spent most of its time on a core (a loop, or a wait for a kernel that never
@@ -378,16 +388,9 @@ class Runner:
         settled = {o.variant for o in self.outcomes if o.case == c.name}
         run, lone = [], []
         for v in c.variants:
-            n = vname(c.part, v)
-            if v in settled:
+            if v in settled or self.barred_outcome(c, v):
                 continue
-            if n in self.barred and not self.ctx.output_of(c, v).na:
-                st, why = self.barred[n]
-                self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind))
-            elif n in self.loners:
-                lone.append(v)
-            else:
-                run.append(v)
+            (lone if vname(c.part, v) in self.loners else run).append(v)
         return run, lone
 
     def which(self, c, run):
@@ -533,10 +536,7 @@ class Runner:
         """Each of VARIANTS of case C in a run of its own (one barred since they were picked:
         its outcome, not run)."""
         for v in sorted(variants):
-            n = vname(c.part, v)
-            if n in self.barred and not self.ctx.output_of(c, v).na:
-                st, why = self.barred[n]
-                self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind))
+            if self.barred_outcome(c, v):
                 continue
             r2 = "run/%s-v%d" % (c.name, v)
             dump = self.dump_dir(r2)

@@ -135,8 +135,9 @@ def phase_lines(recs, line):
         x = r.get("run_parts") if isinstance(r.get("phases"), dict) else None
         if isinstance(x, dict):
             for k in RUN_PARTS:
-                if _seconds(x.get(k)) is not None:
-                    rp[k] = rp.get(k, 0.0) + _seconds(x[k])
+                secs = _seconds(x.get(k))
+                if secs is not None:
+                    rp[k] = rp.get(k, 0.0) + secs
     if rp:
         s += " Of the correctness runs: %s." % ", ".join(
             "%s %.1f s" % (w, rp[k]) for k, w in RUN_PARTS.items() if k in rp)
