@@ -671,6 +671,16 @@ static void test_ctl_keys(void **state)
     assert_true(g_keys[1][1] == 0x1111 && g_keys[1][2] == 0x2222 && g_keys[1][3] == 0x3333);
     assert_string_equal(asked, "gate 0 0\nrep 1 1\ngo 1 1\ndone 1 1\nrep 1 2\ngo 1 2\n"
                                "done 1 2\nrep 1 3\ngo 1 3\ndone 1 3\n");
+    /* every repetition's output is written, the warm-up's not (the grader reads
+     * a timed run's repetitions only) */
+    char file[600];
+    struct stat sb;
+    for (int k = 1; k <= 3; k++) {
+        snprintf(file, sizeof file, "%s/v1.r%d.bin", dir, k);
+        assert_int_equal(stat(file, &sb), 0);
+    }
+    snprintf(file, sizeof file, "%s/v1.bin", dir);
+    assert_int_equal(stat(file, &sb), -1);
     /* a channel that closes: a runtime error, not a guess */
     assert_int_equal(on_channel("", dir, "3", asked, sizeof asked), KIT_EXIT_RUNTIME);
     assert_non_null(strstr(cap_err, "key channel"));
