@@ -415,14 +415,17 @@ class RunTest(Base):
     def test_memory_hog(self):
         """Allocates and touches 128 MB with a 64 MB limit. Enforced by the kernel (a memory
         cgroup), the allocation never ends; measured (the run's memory sampled, as for a user
-        with no cgroup), it may end before a sample sees it, on a busy machine: the breach is
-        named either way."""
+        with no cgroup), the run holds it a second, so that a sample sees it however busy the
+        machine (the peak the kernel reports at the wait missed a hog under bwrap that ended
+        between two samples): the breach is named either way."""
         self.need("memory_mb")
         r, out = self.run_py("""
+            import time
             chunks = []
             for i in range(32):
                 chunks.append(b"x" * (4 << 20))
             print("ALLOCATED", flush=True)
+            time.sleep(1.5)
         """, memory_mb=64)
         self.assertEqual(r.breach, "memory-limit", (r, out))
         if self.sb.enforcement.get("memory_mb") == "kernel":
