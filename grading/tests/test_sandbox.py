@@ -414,10 +414,8 @@ class RunTest(Base):
 
     def test_memory_hog(self):
         """Allocates and touches 128 MB with a 64 MB limit. Enforced by the kernel (a memory
-        cgroup), the allocation never ends; measured (the run's memory sampled, as for a user
-        with no cgroup), the run holds it a second, so that a sample sees it however busy the
-        machine (the peak the kernel reports at the wait missed a hog under bwrap that ended
-        between two samples): the breach is named either way."""
+        cgroup), the allocation never ends; measured (sampled), it is held 1.5 s, so that a
+        sample sees it on a busy machine (under bwrap the wait's peak misses it)."""
         self.need("memory_mb")
         r, out = self.run_py("""
             import time
