@@ -37,6 +37,35 @@ class Pools(unittest.TestCase):
         t2.join()
         self.assertEqual(got, [("all", 3), ("one", 1)])
 
+    def test_urgent_goes_first_once_it_says_so(self):
+        """A task with an urgency (the timing worker: its GPU runs nothing) waits in line
+        like any other while it is not urgent, and goes before the tasks waiting that are
+        not once it is (FIFO among the urgent)."""
+        for urgent_now, order in ((False, ["a", "w", "b"]), (True, ["w", "a", "b"])):
+            c = Cores([0, 1])
+            flag = [False]
+            got = []
+            held = c.acquire(2)
+
+            def want(name, n, urgent=None):
+                with c.take(n, urgent=urgent):
+                    got.append(name)
+            ts = [threading.Thread(target=want, args=("a", 1)),
+                  threading.Thread(target=want, args=("w", 2, lambda: flag[0])),
+                  threading.Thread(target=want, args=("b", 1))]
+            for t in ts:
+                t.start()
+                time.sleep(0.05)
+            flag[0] = urgent_now
+            time.sleep(0.4)                  # the urgency asked again (URGENT_S)
+            self.assertEqual(got, [])
+            c.release(held)
+            for t in ts:
+                t.join(5)
+            self.assertEqual(got, order, urgent_now)
+            self.assertEqual(sorted(c.free), [0, 1])
+            self.assertEqual(c.urgent, set())
+
     def test_a_whole_physical_core(self):
         """With SMT siblings (0,2) and (1,3): a timed run takes both CPUs of one physical
         core, and waits while every physical core has a busy CPU."""
