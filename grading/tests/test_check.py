@@ -48,6 +48,51 @@ class Check(util.TempCase):
         self.assertIn("exit 2", check.compare(chk, "", 2, 0, [], b"?").detail)
         self.assertIn("could not run", check.compare(self.tmp + "/none", "", 1, 0, [], b"").detail)
 
+    def test_warm_asks_for_each_reference_into_the_cache(self):
+        """check.warm: one compare of no output per item, with the cache folder, each on the
+        cores TAKE lends; none once STOP is set."""
+        import threading
+        from contextlib import contextmanager
+        fake = self.write("check-05", "#!/bin/sh\nprintf '%s ' \"$@\" >> \"$(dirname \"$0\")/calls\"\n"
+                          "echo >> \"$(dirname \"$0\")/calls\"; [ -z \"$(cat)\" ] && "
+                          "echo 'bad no output'; exit 1\n", 0o755)
+        lent = []
+
+        @contextmanager
+        def take():
+            lent.append(1)
+            yield [0]
+        items = [("strip", 3, 0, ["--size", "5x4"]), ("strip", 4, 0x2a, ["--size", "5x4"])]
+        check.warm(fake, self.tmp, items, take)
+        calls = util.read(os.path.join(self.tmp, "calls")).splitlines()
+        self.assertEqual(len(calls), 2)
+        self.assertIn("--part strip --variant 3 --key 0 --cache %s -- --size 5x4" % self.tmp,
+                      calls[0])
+        self.assertIn("--variant 4 --key 2a --cache", calls[1])
+        self.assertEqual(len(lent), 2)
+        stop = threading.Event()
+        stop.set()
+        check.warm(fake, self.tmp, items, take, stop)
+        self.assertEqual(len(util.read(os.path.join(self.tmp, "calls")).splitlines()), 2)
+
+    def test_warm_items_of_a_grading(self):
+        """What the grading warms: each case's input once (its first variant that is not
+        n/a) and every variant's correctness repetition (desc.rep_key), none of an n/a."""
+        from types import SimpleNamespace as NS
+        from kitgrade.driver.schedule import Grading
+        from kitgrade.runs.desc import rep_key
+        na = {("c1", 4)}
+        cases = [NS(name="c1", part="strip", variants=[3, 4, 5], args=["--seed", "9"]),
+                 NS(name="c2", part="strip", variants=[4], args=["--seed", "7"])]
+        ctx = NS(cases=cases, output_of=lambda c, v: NS(na=(c.name, v) in na))
+        items = Grading.warm_items(NS(ctx=ctx))
+        self.assertEqual(items, [
+            ("strip", 3, 0, cases[0].args),
+            ("strip", 3, rep_key(9, "strip", 3, 1), cases[0].args),
+            ("strip", 5, rep_key(9, "strip", 5, 1), cases[0].args),
+            ("strip", 4, 0, cases[1].args),
+            ("strip", 4, rep_key(7, "strip", 4, 1), cases[1].args)])
+
     def test_megabytes_reach_the_checker_whole(self):
         """The output goes in as an in-memory file, not through a pipe: all of it, from its
         first byte, and the descriptor is closed after."""

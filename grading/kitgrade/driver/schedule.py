@@ -16,6 +16,8 @@ from ..base import fsutil
 from ..base.safetext import clean
 from ..base.tell import say
 from ..lab import build, names, rubric
+from ..runs import check
+from ..runs.desc import case_seed, rep_key
 from ..runs.run import Runner
 from ..runs.speedloss import RunLog, explain, running
 from ..runs.timing import Timer, groups_of, item_key
@@ -129,9 +131,39 @@ class Grading:
         return br, notes
 
     # ---------------------------------------------------------------- the reference
+    def warm_items(self):
+        """What the correctness runs' compares will need of the checker: each case's own
+        input (key 0, once a case: its variants share a reference where they compute the
+        same) and each variant's repetition (rep_key), the n/a left out."""
+        ctx = self.ctx
+        items = []
+        for c in ctx.cases:
+            vs = [v for v in c.variants if not ctx.output_of(c, v).na]
+            if vs:
+                items.append((c.part, vs[0], 0, c.args))
+            items += [(c.part, v, rep_key(case_seed(c.args), c.part, v, 1), c.args) for v in vs]
+        return items
+
+    def warm_checker(self):
+        """While the reference builds and runs, half the cores (8 or more here) compute the
+        checker's references into its cache: the reference's compares, which every student
+        waits for, took 9 to 13 s one after the other in a lab 05 grading."""
+        ctx = self.ctx
+        n = len(self.cores.all) // 2
+        if n < 4 or not ctx.cache:
+            return []
+        items = self.warm_items()
+        threads = [threading.Thread(target=check.warm, daemon=True, args=(
+            ctx.checker, ctx.cache, items[i::n], lambda: self.cores.take(1), ctx.stop))
+            for i in range(n)]
+        for t in threads:
+            t.start()
+        return threads
+
     def reference(self):
         ctx = self.ctx
         sd = self.ref_dir
+        self.warm_checker()
         fsutil.remove_tree(sd)
         os.makedirs(os.path.join(sd, "logs"))
         try:

@@ -57,6 +57,23 @@ def parse(out, rc):
                    % (rc, ": " + msg if msg else ""))
 
 
+def warm(checker, cache, items, take, stop=None):
+    """The checker's references of ITEMS [(part, variant, key, args)] computed into the cache
+    folder CACHE ahead of the compares that need them (a compare of no output computes and
+    keeps the reference, then says "bad"), each on a core TAKE() lends (a context giving a
+    list of cores). A grading's first compares (the reference's, which every student waits
+    for) then read the cache instead of computing one after the other. Stops early once STOP
+    (a threading.Event) is set; a failure is the compare's own business later."""
+    for part, v, key, args in items:
+        if stop is not None and stop.is_set():
+            return
+        with take() as cs:
+            try:
+                compare(checker, part, v, key, args, b"", cache=cache, cpus=cs)
+            except Exception:       # the real compare says what is wrong
+                pass
+
+
 @contextmanager
 def on_cores(cpus):
     """The calling thread, and the processes it starts meanwhile, on the cores CPUS (a list;
