@@ -76,8 +76,9 @@ class Check(util.TempCase):
         self.assertEqual(len(util.read(os.path.join(self.tmp, "calls")).splitlines()), 2)
 
     def test_warm_items_of_a_grading(self):
-        """What the grading warms: each case's input once (its first variant that is not
-        n/a) and every variant's correctness repetition (desc.rep_key), none of an n/a."""
+        """What the grading warms: every variant's output on the case's input (key 0: the
+        checker's cache names it by variant) and on its correctness repetition
+        (desc.rep_key), none of an n/a."""
         from types import SimpleNamespace as NS
         from kitgrade.driver.schedule import Grading
         from kitgrade.runs.desc import rep_key
@@ -89,6 +90,7 @@ class Check(util.TempCase):
         self.assertEqual(items, [
             ("strip", 3, 0, cases[0].args),
             ("strip", 3, rep_key(9, "strip", 3, 1), cases[0].args),
+            ("strip", 5, 0, cases[0].args),
             ("strip", 5, rep_key(9, "strip", 5, 1), cases[0].args),
             ("strip", 4, 0, cases[1].args),
             ("strip", 4, rep_key(7, "strip", 4, 1), cases[1].args)])

@@ -6,7 +6,7 @@ import time
 import unittest
 
 import util  # noqa: F401
-from kitgrade.driver.pools import Cores, Gpus, Held, TimingLine
+from kitgrade.driver.pools import Cores, Gpus, Held, TimingLine, idle_for
 
 
 class Pools(unittest.TestCase):
@@ -65,6 +65,41 @@ class Pools(unittest.TestCase):
             self.assertEqual(got, order, urgent_now)
             self.assertEqual(sorted(c.free), [0, 1])
             self.assertEqual(c.urgent, set())
+
+    def test_an_urgency_that_fails_keeps_the_line_moving(self):
+        """An urgency that raises is a no: the task keeps its place and gets its cores."""
+        c = Cores([0])
+        held = c.acquire(1)
+        got = []
+
+        def boom():
+            raise RuntimeError("no answer")
+        t = threading.Thread(target=lambda: got.append(c.acquire(1, urgent=boom)))
+        t.start()
+        time.sleep(0.3)
+        c.release(held)
+        t.join(5)
+        self.assertEqual(got, [[0]])
+        self.assertEqual((c.queue, c.urgent), ([], set()))
+
+    def test_idle_for_wants_a_gpu_idle_a_while(self):
+        """idle_for: yes once the GPU ran nothing at every asking for SECS; a run in between
+        starts the count again."""
+        g = Gpus(["0"])
+        now = [100.0]
+        u = idle_for(g, "0", secs=1.0, clock=lambda: now[0])
+        self.assertFalse(u())                # idle from now on
+        now[0] += 0.6
+        self.assertFalse(u())
+        g.shared["0"] = 1                    # a correctness run came and went
+        self.assertFalse(u())
+        g.shared["0"] = 0
+        now[0] += 0.6
+        self.assertFalse(u())
+        now[0] += 1.0
+        self.assertTrue(u())
+        g.excl["0"] = True                   # held alone: not idle
+        self.assertFalse(u())
 
     def test_a_whole_physical_core(self):
         """With SMT siblings (0,2) and (1,3): a timed run takes both CPUs of one physical

@@ -3,9 +3,10 @@
 What the scheduler hands out: the machine's cores (one task per core, pinned; a wall-clock
 timed run takes them all) and its GPUs (correctness runs of several students at once, a timed
 run alone). First come, first served, so that a task that needs everything is not starved;
-only a GPU's timing worker goes to the head of the line once that GPU runs nothing (it waits
-idle for the worker's cores); while correctness runs keep it busy, more students' runs end,
-and the worker's next turn times them all."""
+only the reference (every student waits for it) and a GPU's timing worker, once that GPU has
+run nothing for a second (it waits idle for the worker's cores), go to the head of the line;
+while correctness runs keep the GPU busy, more students' runs end, and the worker's next turn
+times them all."""
 import threading
 import time
 from contextlib import contextmanager
@@ -36,6 +37,32 @@ def thread_siblings(cpu, sysfs="/sys/devices/system/cpu"):
 URGENT_S = 0.25   # how often a waiting task's urgency is asked again (Cores._acquire)
 
 
+def _asked(urgent):
+    """URGENT's answer; no (the task keeps its place) when it fails: a ticket must never stay
+    in the queue for want of an answer."""
+    try:
+        return bool(urgent())
+    except Exception:
+        return False
+
+
+def idle_for(gpus, slot, secs=1.0, clock=time.monotonic):
+    """An urgency (Cores.acquire's URGENT) that says yes once GPU SLOT of GPUS has run nothing
+    for SECS at every asking (asked every URGENT_S at least): a GPU that stands idle, not the
+    short gaps between a student's correctness runs, while a timing worker waits for cores."""
+    since = [None]
+
+    def urgent():
+        if not gpus.idle(slot):
+            since[0] = None
+            return False
+        now = clock()
+        if since[0] is None:
+            since[0] = now
+        return now - since[0] >= secs
+    return urgent
+
+
 class Cores:
     """The logical CPUs handed out, FIFO. SIBLINGS (cpu -> the CPUs of its physical core,
     default: the kernel's topology) lets a timed run take a whole physical core: with SMT a
@@ -64,7 +91,7 @@ class Cores:
             me = self.ticket
             self.queue.append(me)
             while True:
-                if urgent is not None and me not in self.urgent and urgent():
+                if urgent is not None and me not in self.urgent and _asked(urgent):
                     self.queue.remove(me)
                     at = 0
                     while at < len(self.queue) and self.queue[at] in self.urgent:
@@ -315,10 +342,10 @@ class TimingLine:
                     self.cv.wait()
                 if self.closed:
                     return
-            # its cores before any build's or check's waiting once the GPU runs nothing (it
-            # waits for them: behind a class's builds, a lab 05 grading's GPU stood idle 23 s
-            # before its last turn)
-            with self.cores.take(2, urgent=lambda: self.gpus.idle(slot)) as cs, \
+            # its cores before any build's or check's waiting once the GPU has run nothing for
+            # a second (it waits for them: behind a class's builds, a lab 05 grading's GPU
+            # stood idle 23 s before its last turn)
+            with self.cores.take(2, urgent=idle_for(self.gpus, slot)) as cs, \
                     self.gpus.alone(slot):
                 t0 = time.monotonic()
                 k = 0                               # the student's place in this batch

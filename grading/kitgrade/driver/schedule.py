@@ -30,6 +30,12 @@ from .workflow import Workflow
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kitgrade/
 
 
+def _yes():
+    """The reference's urgency: its build and correctness run go before the students' builds
+    (Cores.acquire), since every student waits for them."""
+    return True
+
+
 class Grading:
     def __init__(self, ctx, students, skipped, jobs):
         self.ctx = ctx
@@ -132,16 +138,17 @@ class Grading:
 
     # ---------------------------------------------------------------- the reference
     def warm_items(self):
-        """What the correctness runs' compares will need of the checker: each case's own
-        input (key 0, once a case: its variants share a reference where they compute the
-        same) and each variant's repetition (rep_key), the n/a left out."""
+        """What the correctness runs' compares will need of the checker: each variant's
+        output on the case's own input (key 0; the cache names a reference by its variant
+        unless the lab gives variants one class) and on its repetition (rep_key: the
+        correctness runs' --reps 1), the n/a left out."""
         ctx = self.ctx
         items = []
         for c in ctx.cases:
-            vs = [v for v in c.variants if not ctx.output_of(c, v).na]
-            if vs:
-                items.append((c.part, vs[0], 0, c.args))
-            items += [(c.part, v, rep_key(case_seed(c.args), c.part, v, 1), c.args) for v in vs]
+            for v in c.variants:
+                if not ctx.output_of(c, v).na:
+                    items += [(c.part, v, 0, c.args),
+                              (c.part, v, rep_key(case_seed(c.args), c.part, v, 1), c.args)]
         return items
 
     def warm_checker(self):
@@ -172,10 +179,12 @@ class Grading:
             # every student waits for the reference: its files built side by side, on a
             # quarter of the cores (up to 4; a lab 05 grading's students waited 13 s for its
             # build on one core of sixteen)
-            with self.cores.take(max(1, min(4, len(self.cores.all) // 4))) as cs:
+            with self.cores.take(max(1, min(4, len(self.cores.all) // 4)), urgent=_yes) as cs:
                 self.count("building", 1)
                 try:
                     br, _ = self.build(box, ctx.lab.solutions, sd, cs)
+                    if br.status != "ok" and len(cs) > 1:    # as a student's: one at a time
+                        br, _ = self.build(box, ctx.lab.solutions, sd, cs[:1])
                 finally:
                     self.count("building", -1)
             if br.status != "ok":
@@ -183,7 +192,7 @@ class Grading:
                 return self.fail("the reference solution does not build (%s: %s):\n%s" % (
                     br.status, br.reason, log.decode("utf-8", "replace")[-2000:]))
             slot = self.slot_of(0)
-            with self.cores.take(1) as cs, self._gpu_shared(slot):
+            with self.cores.take(1, urgent=_yes) as cs, self._gpu_shared(slot):
                 r = Runner(ctx, box, sd, slot, cs, is_ref=True)
                 r.correctness(ctx.cases)
             if r.nodev:

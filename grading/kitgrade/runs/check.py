@@ -68,8 +68,10 @@ def warm(checker, cache, items, take, stop=None):
         if stop is not None and stop.is_set():
             return
         with take() as cs:
+            if stop is not None and stop.is_set():
+                return
             try:
-                compare(checker, part, v, key, args, b"", cache=cache, cpus=cs)
+                compare(checker, part, v, key, args, b"", cache=cache, cpus=cs, timeout=60)
             except Exception:       # the real compare says what is wrong
                 pass
 
