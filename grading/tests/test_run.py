@@ -88,6 +88,27 @@ class TogetherLimit(unittest.TestCase):
         self.assertAlmostEqual(self.limit_of(ctx, False), 22)
 
 
+class SharedLimit(util.TempCase):
+    def test_a_shared_run_gets_the_share_clock(self):
+        """A correctness run on a shared GPU hands the sandbox its share count and a wall
+        clock of at most SHARE_MOST times its limit; a run with no share, neither."""
+        seen = []
+
+        class Box(util.DictBox):
+            def run(self, argv, **kw):
+                seen.append(kw["limits"])
+                return Res()
+
+        ctx = util.make_ctx(RUB, INFO)
+        ctx.run_timeout = 7
+        r = Runner(ctx, Box({}), os.path.join(self.tmp, "sd"), slot="0", cpus=[0])
+        r.run(["x"], "plain")
+        r.share, r.share_most = (lambda: 3), 16
+        r.run(["x"], "shared", scale=2.0)
+        self.assertEqual((seen[0].share, seen[0].wall_most_s), (None, None))
+        self.assertEqual((seen[1].share(), seen[1].wall_s, seen[1].wall_most_s), (3, 14, 224))
+
+
 class Classify(util.TempCase):
     def setUp(self):
         super().setUp()

@@ -70,5 +70,26 @@ class RunAll(unittest.TestCase):
         self.assertEqual(g.most, 6)
 
 
+class GpuShare(unittest.TestCase):
+    def test_default_share_is_the_jobs_at_most_16(self):
+        """Correctness runs at once on one GPU: the --jobs count, at most 16 unless --gpu-share
+        says (64 on one GPU each ran past the time limit on a 64-core host); each run's time
+        limit counts its share of the GPU, up to that many times the limit."""
+        self.assertEqual(Flight(["0"], 64).gpus.share, 16)
+        self.assertEqual(Flight(["0"], 6).gpus.share, 6)
+        ctx = fake_ctx(["0"])
+        ctx.opts.gpu_share = 40
+        g = schedule.Grading(ctx, [], [], 64)
+        self.assertEqual(g.gpus.share, 40)
+        r = types.SimpleNamespace(share=None, share_most=1)
+        g._share_clock(r, "0")
+        self.assertEqual((r.share(), r.share_most), (0, 40))
+        with g.gpus.shared_use("0"):
+            self.assertEqual(r.share(), 1)
+        r = types.SimpleNamespace(share=None, share_most=1)
+        g._share_clock(r, None)                 # no GPU: the wall clock
+        self.assertIsNone(r.share)
+
+
 if __name__ == "__main__":
     unittest.main()

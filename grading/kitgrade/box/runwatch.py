@@ -54,6 +54,43 @@ except BaseException as e:
 _CLEAN_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
 
 
+class _ShareClock:
+    """A run's time limit (Limits.wall_s) on a clock that, on a GPU shared with others
+    (Limits.share), counts each second as 1/N of one while N runs hold the GPU, up to
+    wall_most_s of wall clock however shared; alone, or without SHARE, the wall clock."""
+
+    def __init__(self, lim, t0):
+        self.lim, self.t0, self.last, self.used, self.most = lim, t0, t0, 0.0, 1
+
+    def _tick(self, now):
+        n = 1
+        if self.lim.share is not None:
+            try:
+                n = max(1, int(self.lim.share()))
+            except Exception:           # unknown: the wall clock
+                n = 1
+        self.most = max(self.most, n)
+        self.used += max(0.0, now - self.last) / n
+        self.last = now
+
+    def left(self, now):
+        """Seconds of wall clock before the limit could be reached (at the rate of a run alone)."""
+        self._tick(now)
+        return max(0.0, self.lim.wall_s - self.used)
+
+    def past(self, now):
+        self._tick(now)
+        most = self.lim.wall_most_s
+        return self.used >= self.lim.wall_s or (self.lim.share is not None and most is not None
+                                                 and now - self.t0 >= most)
+
+    def why(self, now):
+        if self.most <= 1:
+            return f"still running after {self.lim.wall_s:g} s (wall clock)"
+        return (f"still running after {self.lim.wall_s:g} s of its share of a GPU that up to "
+                f"{self.most} runs shared ({now - self.t0:.1f} s of wall clock)")
+
+
 class _GpuWatch:
     """The GPU memory of one run's processes, from the sandbox's one nvidia-smi poller (a
     poller per run ran nvidia-smi five times a second for each, which with 16 runs at once
@@ -256,7 +293,7 @@ class _Run:
     # ---- while it runs
     def _watch(self, proc: subprocess.Popen, t0: float):
         lim, sb = self.lim, self.sb
-        deadline = t0 + lim.wall_s
+        clock = _ShareClock(lim, t0)
         pidfd = -1
         if hasattr(os, "pidfd_open"):
             try:
@@ -276,7 +313,7 @@ class _Run:
         try:
             while True:
                 now = time.monotonic()
-                wait = max(0.0, min(tick, deadline - now))
+                wait = max(0.0, min(tick, clock.left(now)))
                 if pidfd >= 0:
                     poller.poll(wait * 1000)
                 pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
@@ -289,8 +326,8 @@ class _Run:
                 if not self.box._mounted and now - last_disk >= 1.0:
                     last_disk = now
                     self._check_disk()
-                if self.breach is None and now >= deadline:
-                    self._set_breach("timeout", f"still running after {lim.wall_s:g} s (wall clock)")
+                if self.breach is None and clock.past(now):
+                    self._set_breach("timeout", clock.why(now))
                 if self.breach is not None:
                     self._kill_all()
                     break

@@ -5,7 +5,7 @@ SandboxError. Part of sandbox.py, which exports all of them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 
 BREACHES = ("timeout", "cpu-limit", "memory-limit", "disk-limit", "process-limit", "file-limit",
@@ -26,6 +26,13 @@ class Limits:
     nproc: Optional[int] = None          # processes and threads (pids.max; else RLIMIT_NPROC)
     file_mb: Optional[int] = None        # largest file (RLIMIT_FSIZE)
     gpu_memory_mb: Optional[int] = None  # MPS client limit where MPS runs, else measured
+    # A run on a GPU shared with others: SHARE() says how many runs hold it now (the run
+    # included), and a wall-clock second counts as 1/N of one towards wall_s, since the GPU
+    # slices its time between the processes' contexts (one of N takes about N times as long
+    # as alone), up to wall_most_s however shared. On a 64-core host, 64 correctness runs of
+    # lab 03 on one GPU each ran past 10 s (0.7 s alone): two in three students "timed out".
+    share: Optional[Callable[[], int]] = None
+    wall_most_s: Optional[float] = None
 
 
 @dataclass

@@ -101,7 +101,7 @@ def _parser():
     g.add_argument("--gpus", metavar="LIST",
                    help="GPUs to run on, e.g. 0,1; timed runs alone on each (default: all)")
     g.add_argument("--gpu-share", metavar="N",
-                   help="correctness runs at once on one GPU (default: the --jobs count)")
+                   help="correctness runs at once on one GPU (default: the --jobs count, at most 16)")
     g.add_argument("--timeout", metavar="S",
                    help="wall-clock limit of one run in seconds (default: the rubric's)")
     g.add_argument("--seed", metavar="S",

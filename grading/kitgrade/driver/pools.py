@@ -194,6 +194,11 @@ class Gpus:
     def _open(self, slot):
         return not (self.excl[slot] or self.waiting[slot] or self.shared[slot] >= self.share)
 
+    def sharers(self, slot):
+        """How many correctness runs hold SLOT now (read without the lock: for a run's time
+        limit, Limits.share)."""
+        return self.shared[slot]
+
     def idle(self, slot):
         """SLOT runs nothing now (read without the lock: a hint, for Cores' urgency)."""
         return not self.excl[slot] and self.shared[slot] == 0

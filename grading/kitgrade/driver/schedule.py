@@ -30,6 +30,12 @@ from .workflow import Workflow
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kitgrade/
 
 
+# correctness runs at once on one GPU unless --gpu-share says: the --jobs count, at most this.
+# 16 on the 16-core H100 graded every copy of the reference alike; on a 64-core host, 64 runs
+# of lab 03 on one GPU each took over 10 s (0.7 s alone), and 2 GPUs were no faster than one.
+SHARE_MOST = 16
+
+
 def _yes():
     """The reference's urgency: its build and correctness run go before the students' builds
     (Cores.acquire), since every student waits for them."""
@@ -45,7 +51,7 @@ class Grading:
         cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
             list(range(os.cpu_count() or 1))
         self.cores = Cores(cores[:max(jobs, 1)] if jobs < len(cores) else cores)
-        self.gpus = Gpus(ctx.slots, share=ctx.opts.gpu_share or max(2, jobs))
+        self.gpus = Gpus(ctx.slots, share=ctx.opts.gpu_share or max(2, min(jobs, SHARE_MOST)))
         self.line = TimingLine(self.gpus, self.cores, ctx.slots) if ctx.slots else None
         self.ref_ready = threading.Event()
         self.ref_box = None
@@ -194,6 +200,7 @@ class Grading:
             slot = self.slot_of(0)
             with self.cores.take(1, urgent=_yes) as cs, self._gpu_shared(slot):
                 r = Runner(ctx, box, sd, slot, cs, is_ref=True)
+                self._share_clock(r, slot)
                 r.correctness(ctx.cases)
             if r.nodev:
                 self.nodev = True
@@ -219,6 +226,13 @@ class Grading:
         if slot is None:
             return _null()
         return self.gpus.shared_use(slot)
+
+    def _share_clock(self, r, slot):
+        """R's correctness runs share GPU SLOT: each one's time limit counts its share of the
+        GPU (Limits.share), so that a run among many others is not called a hang."""
+        if slot is not None:
+            r.share = lambda: self.gpus.sharers(slot)
+            r.share_most = self.gpus.share
 
     @contextmanager
     def _run_gate(self, slot, held, r):
@@ -283,6 +297,7 @@ class Grading:
                     r = Runner(ctx, box, sd, slot, held.cs)
                     if slot is not None:
                         r.gate = lambda: self._run_gate(slot, held, r)
+                        self._share_clock(r, slot)
                     r.correctness(ctx.cases)
                     r.gate = None
                     if ctx.opts.sanitize and not r.nodev and not ctx.stop.is_set():

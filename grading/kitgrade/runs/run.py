@@ -135,6 +135,9 @@ class Runner:
         self.outcomes = []          # [Outcome]
         self.runs = []              # run_record()s
         self.gate = None            # () -> a context manager each run is made inside
+        self.share = None           # () -> how many runs share its GPU now (Limits.share)
+        self.share_most = 1         # and how many may: a run's wall clock is at most this
+        #                             many times its limit
         self.spent = {"gate": 0.0, "runs": 0.0, "checks": 0.0}   # seconds, where they went
         os.makedirs(os.path.join(sd, "logs"), exist_ok=True)
 
@@ -155,10 +158,13 @@ class Runner:
         cpus = cpus if cpus is not None else self.cpus
         with self.gate() if self.gate is not None else contextlib.nullcontext():
             t1 = time.monotonic()
+            lim = self.ctx.limits("run", scale=scale, cpus=cpus)
+            if self.share is not None:
+                lim.share, lim.wall_most_s = self.share, lim.wall_s * max(1, self.share_most)
             with running(self.ctx, os.path.basename(self.sd), name, self.slot, cpus):
                 res = self.box.run(argv, cwd=self.box.root,
                                    env=env or self.run_env(),
-                                   limits=self.ctx.limits("run", scale=scale, cpus=cpus),
+                                   limits=lim,
                                    stdout=so, stderr=se,
                                    pass_fds=pass_fds, cpus=cpus)
         t2 = time.monotonic()
