@@ -91,7 +91,7 @@ class TogetherLimit(unittest.TestCase):
 class SharedLimit(util.TempCase):
     def test_a_shared_run_gets_the_share_clock(self):
         """A correctness run on a shared GPU hands the sandbox its share count and a wall
-        clock of at most SHARE_MOST times its limit; a run with no share, neither."""
+        clock of at most SHARE_STRETCH (4) times its limit; a run with no share, neither."""
         seen = []
 
         class Box(util.DictBox):
@@ -106,7 +106,7 @@ class SharedLimit(util.TempCase):
         r.share, r.share_most = (lambda: 3), 16
         r.run(["x"], "shared", scale=2.0)
         self.assertEqual((seen[0].share, seen[0].wall_most_s), (None, None))
-        self.assertEqual((seen[1].share(), seen[1].wall_s, seen[1].wall_most_s), (3, 14, 224))
+        self.assertEqual((seen[1].share(), seen[1].wall_s, seen[1].wall_most_s), (3, 14, 56))
 
 
 class Classify(util.TempCase):

@@ -32,6 +32,16 @@ class Clock(unittest.TestCase):
         self.assertFalse(c.past(9.9))
         self.assertTrue(c.past(10.0))
 
+    def test_a_busy_core_is_not_waiting(self):
+        """A run that spins on its cores is not waiting for the GPU: the clock never lags its
+        CPU time over its cores, so a spinning hang is a timeout at the limit, not a CPU limit
+        breach later."""
+        c = _ShareClock(Limits(wall_s=2.0, share=lambda: 8, wall_most_s=100.0), 0.0, cores=1)
+        self.assertFalse(c.past(1.0, cpu_s=0.1))
+        self.assertTrue(c.past(2.05, cpu_s=2.0))
+        c = _ShareClock(Limits(wall_s=2.0, share=lambda: 8, wall_most_s=100.0), 0.0, cores=4)
+        self.assertFalse(c.past(2.05, cpu_s=4.0))      # 1 s over four cores
+
     def test_a_broken_or_empty_count_is_the_wall_clock(self):
         def broken():
             raise RuntimeError("no count")
@@ -57,6 +67,15 @@ class SharedRun(Base):
         self.assertIsNone(r.breach, (r, out))
         self.assertIn("DONE", out)
         self.assertGreaterEqual(took, 1.5)
+
+    def test_a_spinning_shared_run_is_stopped(self):
+        """On one core, a run that spins ends as a timeout about its limit, shared or not."""
+        log = self.out / "spin.log"
+        r = self.box.run(["sh", "-c", "while :; do :; done"], cwd=self.box.root, env=self.env(),
+                         limits=Limits(wall_s=0.5, share=lambda: 4, wall_most_s=20.0),
+                         stdout=log, stderr=log, cpus=[0])
+        self.assertEqual(r.breach, "timeout", r)
+        self.assertLess(r.wall_ms, 5000)
 
     def test_alone_it_is_stopped(self):
         r, out, took = self.sleeper(False)

@@ -57,12 +57,16 @@ _CLEAN_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
 class _ShareClock:
     """A run's time limit (Limits.wall_s) on a clock that, on a GPU shared with others
     (Limits.share), counts each second as 1/N of one while N runs hold the GPU, up to
-    wall_most_s of wall clock however shared; alone, or without SHARE, the wall clock."""
+    wall_most_s of wall clock however shared; alone, or without SHARE, the wall clock. A run
+    that keeps its cores busy is not waiting for the GPU: the clock is never behind the CPU
+    time it used (CPU seconds over its CORES), so a spinning hang still ends at the limit, as a
+    timeout, before its CPU limit."""
 
-    def __init__(self, lim, t0):
+    def __init__(self, lim, t0, cores=1):
         self.lim, self.t0, self.last, self.used, self.most = lim, t0, t0, 0.0, 1
+        self.cores, self.cpu = max(1, cores), 0.0
 
-    def _tick(self, now):
+    def _tick(self, now, cpu_s=None):
         n = 1
         if self.lim.share is not None:
             try:
@@ -72,14 +76,18 @@ class _ShareClock:
         self.most = max(self.most, n)
         self.used += max(0.0, now - self.last) / n
         self.last = now
+        if cpu_s is not None:
+            self.cpu = max(self.cpu, cpu_s / self.cores)
+        self.used = max(self.used, self.cpu)
 
     def left(self, now):
         """Seconds of wall clock before the limit could be reached (at the rate of a run alone)."""
         self._tick(now)
         return max(0.0, self.lim.wall_s - self.used)
 
-    def past(self, now):
-        self._tick(now)
+    def past(self, now, cpu_s=None):
+        """The limit is reached (CPU_S: the run's CPU seconds so far, when known)."""
+        self._tick(now, cpu_s)
         most = self.lim.wall_most_s
         return self.used >= self.lim.wall_s or (self.lim.share is not None and most is not None
                                                  and now - self.t0 >= most)
@@ -184,6 +192,7 @@ class _Run:
         self.stdout, self.stderr, self.pass_fds, self.cpus = stdout, stderr, pass_fds, cpus
         self.breach: Optional[str] = None
         self.detail = ""
+        self.cpu_now: Optional[float] = None    # CPU seconds at the last sample (_ShareClock)
         self.pid = 0
         self.pids: FrozenSet[int] = frozenset()
         self.seen: Set[int] = set()
@@ -293,7 +302,7 @@ class _Run:
     # ---- while it runs
     def _watch(self, proc: subprocess.Popen, t0: float):
         lim, sb = self.lim, self.sb
-        clock = _ShareClock(lim, t0)
+        clock = _ShareClock(lim, t0, len(self.cpus) if self.cpus else (os.cpu_count() or 1))
         pidfd = -1
         if hasattr(os, "pidfd_open"):
             try:
@@ -326,7 +335,7 @@ class _Run:
                 if not self.box._mounted and now - last_disk >= 1.0:
                     last_disk = now
                     self._check_disk()
-                if self.breach is None and clock.past(now):
+                if self.breach is None and clock.past(now, self.cpu_now):
                     self._set_breach("timeout", clock.why(now))
                 if self.breach is not None:
                     self._kill_all()
@@ -407,6 +416,7 @@ class _Run:
                 cpu = ticks * 1e9 / os.sysconf("SC_CLK_TCK")
             if lim.nproc is not None and "pids" not in self.sb._cg.has and sum(s[3] for s in live) >= lim.nproc:
                 self.nproc_seen = True
+        self.cpu_now = cpu / 1e9 if cpu is not None else None
         if cpu is not None and lim.cpu_s is not None and cpu > lim.cpu_s * 1e9:
             self._set_breach("cpu-limit", f"used {cpu / 1e9:.1f} s of CPU time, the limit is {lim.cpu_s:g} s")
 

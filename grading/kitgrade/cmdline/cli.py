@@ -103,7 +103,8 @@ def _parser():
     g.add_argument("--gpu-share", metavar="N",
                    help="correctness runs at once on one GPU (default: the --jobs count, at most 16)")
     g.add_argument("--timeout", metavar="S",
-                   help="wall-clock limit of one run in seconds (default: the rubric's)")
+                   help="time limit of one run in seconds (default: the rubric's; on a GPU "
+                   "shared by correctness runs, its share of the wall clock)")
     g.add_argument("--seed", metavar="S",
                    help="the grading seed the hidden cases are drawn from (default: a random "
                    "one, kept secret in OUT/grading.txt and kept on resume)")
@@ -214,7 +215,7 @@ class Options:
     submissions: str = ""
     out: str = ""
     jobs: int = 0
-    gpu_share: int = 0      # 0: the --jobs count
+    gpu_share: int = 0      # 0: the --jobs count, at least 2 and at most 16
     gpus: Optional[List[str]] = None
     timeout: Optional[int] = None
     seed: Optional[int] = None

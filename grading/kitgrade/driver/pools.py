@@ -210,8 +210,9 @@ class Gpus:
     def shared_run(self, slot, held):
         """One correctness run on SLOT, for a task holding the cores HELD (a Held). A run, not
         a student's whole set of runs, holds the GPU: a timed run waits for the runs in
-        flight (at most one run limit), not for every case of every student in flight (a
-        hanging kernel's student held it 50 s, every other student queued behind it). While
+        flight (at most one run limit, or run.SHARE_STRETCH of them on a shared GPU), not
+        for every case of every student in flight (a hanging kernel's student held it 50 s,
+        every other student queued behind it). While
         the GPU is kept for a timed run the task gives its cores back (builds go on), and
         once the GPU is open it takes a core again and looks once more; a task never holds
         a place on the GPU while it waits for a core (places held by tasks queued for cores

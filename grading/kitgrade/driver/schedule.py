@@ -229,7 +229,8 @@ class Grading:
 
     def _share_clock(self, r, slot):
         """R's correctness runs share GPU SLOT: each one's time limit counts its share of the
-        GPU (Limits.share), so that a run among many others is not called a hang."""
+        GPU (Limits.share), so that a run among many others is not called a hang (at most
+        run.SHARE_STRETCH limits of wall clock)."""
         if slot is not None:
             r.share = lambda: self.gpus.sharers(slot)
             r.share_most = self.gpus.share
@@ -300,6 +301,7 @@ class Grading:
                         self._share_clock(r, slot)
                     r.correctness(ctx.cases)
                     r.gate = None
+                    r.share = None              # a sanitizer's run: the wall clock, as before
                     if ctx.opts.sanitize and not r.nodev and not ctx.stop.is_set():
                         with self._gpu_shared(slot):
                             extra["sanitize_note"] = extras.sanitize(ctx, r, held.cs)

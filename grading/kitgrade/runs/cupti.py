@@ -19,11 +19,13 @@ from typing import List
 # clock mapping error allowed at the ends of a launch window: none for copies at its start (the
 # kit's own upload is queued just before it opens), a little for kernels
 SLACK_NS = 2000
-# a copy that starts within this of a window's end and ends more than this after it is the
-# kit's download, issued once the window closed (every copy of the variant's ended before
-# l1, which the kit reads after waiting for its work): on the H200, lab 05's 16 MB download to
-# pageable memory, mapped within the slack of its window's end, failed a correct copies v2
-# ("copied to pageable host memory"), and it would add its milliseconds to a total span
+# a copy from the device of the output's size that starts within this of a window's end and
+# ends more than this after it is the kit's download of the output, issued once the window
+# closed: on the H200, lab 05's 16 MB download to pageable memory, mapped within the slack of
+# its window's end, failed a correct copies v2 ("copied to pageable host memory"), and it
+# would add its milliseconds to a total span. Only such a copy: the kit reads l1 after waiting
+# for the legacy stream, which a student's non-blocking stream does not join, so another copy
+# there is the student's
 NEAR_NS = 50000
 
 
@@ -108,16 +110,17 @@ def parse(text):
     return tr
 
 
-def in_window(tr, l0, l1, slack=SLACK_NS, near=NEAR_NS):
+def in_window(tr, l0, l1, slack=SLACK_NS, near=NEAR_NS, download=0):
     """The kernels and the copies that started within [l0, l1] (ns, CLOCK_MONOTONIC), less
-    a copy that starts within NEAR of l1 and ends more than NEAR after it (the kit's
-    download, NEAR_NS)."""
+    the kit's download (NEAR_NS): a DtoH copy of DOWNLOAD bytes (the output's size; 0: none
+    left out) that starts within NEAR of l1 and ends more than NEAR after it."""
     ks, cs = [], []
     for r in tr.records:
         if r.kind == "K" and l0 - slack <= r.start <= l1 + slack:
             ks.append(r)
         elif r.kind == "C" and l0 <= r.start <= l1 + slack and \
-                not (r.start > l1 - near and r.end > l1 + near):
+                not (download and r.copy == "DtoH" and r.bytes == download and
+                     r.start > l1 - near and r.end > l1 + near):
             cs.append(r)
     return ks, cs
 

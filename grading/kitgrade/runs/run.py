@@ -28,6 +28,9 @@ from .speedloss import running
 OK_RCS = (0, 1, 4)
 # a limit a variant breaks whatever its input (forks): after it, the variant is not run again
 BREACHES = ("process-limit",)
+# a correctness run on a shared GPU lasts at most this many times its limit, however many
+# share it (a hang holds its place and core that long, and a timing line's drain waits for it)
+SHARE_STRETCH = 4
 
 
 SIGNAMES = {
@@ -136,8 +139,8 @@ class Runner:
         self.runs = []              # run_record()s
         self.gate = None            # () -> a context manager each run is made inside
         self.share = None           # () -> how many runs share its GPU now (Limits.share)
-        self.share_most = 1         # and how many may: a run's wall clock is at most this
-        #                             many times its limit
+        self.share_most = 1         # and how many may (a run's wall clock is at most this
+        #                             many times its limit, and SHARE_STRETCH)
         self.spent = {"gate": 0.0, "runs": 0.0, "checks": 0.0}   # seconds, where they went
         os.makedirs(os.path.join(sd, "logs"), exist_ok=True)
 
@@ -160,7 +163,8 @@ class Runner:
             t1 = time.monotonic()
             lim = self.ctx.limits("run", scale=scale, cpus=cpus)
             if self.share is not None:
-                lim.share, lim.wall_most_s = self.share, lim.wall_s * max(1, self.share_most)
+                lim.share = self.share
+                lim.wall_most_s = lim.wall_s * max(1, min(self.share_most, SHARE_STRETCH))
             with running(self.ctx, os.path.basename(self.sd), name, self.slot, cpus):
                 res = self.box.run(argv, cwd=self.box.root,
                                    env=env or self.run_env(),

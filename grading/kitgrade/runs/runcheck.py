@@ -180,7 +180,7 @@ class RunChecks:
         ceil = ctx.ceilings.get(str(self.slot), {}).get(info.ceiling if info else "", 0.0)
         windows = []
         for r in reps:
-            ks, cs = cupti.in_window(tr, r.l0, r.l1)
+            ks, cs = cupti.in_window(tr, r.l0, r.l1, download=out.size)
             windows.append((r.k, ks, cs, r.l0, r.l1))
             if len(ks) < need and not self.off(n, "no-kernel"):
                 return ("no-kernel", "repetition %d launched %d kernel%s; the variant needs at "
