@@ -77,7 +77,7 @@ typedef struct {
 typedef struct {
     int (*init)(int device);          /* 0, or KIT_EXIT_NODEVICE / USAGE / RUNTIME */
     int (*mark)(int slot);            /* record event slot (0..7) */
-    int (*wait)(int slot);            /* wait until the event of slot has happened */
+    int (*wait)(int slot);            /* wait for the event of slot, then every stream */
     int (*elapsed)(int a, int b, double *ms);
     int (*flush_l2)(void);            /* evict the L2: write a buffer twice its size */
     void (*lines)(FILE *fp);          /* provenance lines for the TSV */

@@ -269,9 +269,14 @@ static int proto_mark(int slot)
     return KIT_OK;
 }
 
+/* The event, then every stream: a variant's work on a non-blocking stream does
+ * not join the legacy stream the events are on, and a launch window must hold
+ * all of it (the grader gives the GPU records in [l0, l1] to the repetition,
+ * and anything after l1 to the kit's download). */
 static int proto_wait(int slot)
 {
     CUDA_CHECK(cudaEventSynchronize(proto_ev[slot]));
+    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaGetLastError());
     return KIT_OK;
 }

@@ -8,8 +8,8 @@
  *   total span (GPU):          L2 flushed; events around upload, launch and
  *                              download. kernel = launch() alone
  * The launch window [l0, l1] (CLOCK_MONOTONIC) runs from the call of launch()
- * to the end of its work on the GPU: the grader attributes GPU activity
- * records to a repetition by it. */
+ * to the end of its work on the GPU, on every stream (the GPU side's wait): the
+ * grader attributes GPU activity records to a repetition by it. */
 #include "protocol.h"
 
 #include <stdio.h>
