@@ -155,6 +155,15 @@ class GpuMemoryTest(GpuBase):
         self.assertIn(f"L=0=512M D={mps}", out)
         self.assertIn("control", out)
 
+    def test_runs_kept_off_a_daemon_they_must_not_use(self):
+        """As root each box has its own user, and an MPS server serves one user at a time: the
+        runs are pointed at no pipe folder, so CUDA goes without MPS, and get no client limit."""
+        self.sb._mps_dir, self.sb._mps_off = None, True
+        r, out = self.run_sh("echo L=$CUDA_MPS_PINNED_DEVICE_MEM_LIMIT D=$CUDA_MPS_PIPE_DIRECTORY; "
+                             "ls $CUDA_MPS_PIPE_DIRECTORY || echo none", gpu_memory_mb=512)
+        self.assertIn("L= D=/nonexistent/kitgrade-no-mps", out)
+        self.assertIn("none", out)
+
 
 CUDA_PROG = r"""
 #include <stdio.h>

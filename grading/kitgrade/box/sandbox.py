@@ -168,7 +168,8 @@ class Sandbox(_BwrapView):
         self._poller_lock = threading.Lock()
         self._gpu_nodes: List[str] = []
         self._gpu_dirs: List[str] = []
-        self._mps_dir: Optional[str] = None
+        self._mps_dir: Optional[str] = None   # the MPS daemon's pipes, where the runs use it
+        self._mps_off = False                  # a daemon runs that the runs must not reach
         self._smi = shutil.which("nvidia-smi") if self.gpu else None
         if not self.gpu:
             return
@@ -196,12 +197,19 @@ class Sandbox(_BwrapView):
         self._gpu_dirs = sorted(d for d in dirs if d and not _under(d, _SYSTEM))
         if not self._gpu_nodes:
             self.notes.append("GPU: no /dev/nvidia* device nodes here")
-        # an MPS daemon that already runs gives a per-client device memory limit
+        # An MPS daemon that already runs gives a per-client device memory limit, but its server
+        # serves one user at a time: a client of another user waits until that server has no
+        # client left. So it is used only where every run has the grader's own user; as root
+        # (a user a box) the runs are kept off it (on an H200 a lab 05 class graded as root
+        # beside a daemon had no run end in 300 s).
         pipe = os.environ.get("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps")
         daemon = any(_read_or(f"/proc/{n}/comm").startswith("nvidia-cuda-mps")
                      for n in _listdir("/proc") if n.isdigit())
         if daemon and os.path.exists(os.path.join(pipe, "control")):
-            self._mps_dir = pipe
+            if self.as_root:
+                self._mps_off = True   # said with the GPU memory's enforcement
+            else:
+                self._mps_dir = pipe
 
     def _decide_enforcement(self) -> None:
         e, has, n = self.enforcement, self._cg.has, self.notes
@@ -239,8 +247,11 @@ class Sandbox(_BwrapView):
             e["gpu_memory_mb"] = "kernel"
         elif self._smi:
             e["gpu_memory_mb"] = "measured"
-            n.append("GPU memory: no MPS daemon runs; the device memory of a run's processes is "
-                     "measured with nvidia-smi every 0.2 s and the run stopped past the limit")
+            n.append("GPU memory: " + ("an MPS daemon runs, but its server serves one user at a time "
+                                       "and each box has its own, so the runs do not use it"
+                                       if self._mps_off else "no MPS daemon runs") +
+                     "; the device memory of a run's processes is measured with nvidia-smi every "
+                     "0.2 s and the run stopped past the limit")
         else:
             e["gpu_memory_mb"] = "none"
             n.append("GPU memory: neither MPS nor nvidia-smi here; device memory is not limited")
