@@ -164,6 +164,25 @@ class GpuMemoryTest(GpuBase):
         self.assertIn("L= D=/nonexistent/kitgrade-no-mps", out)
         self.assertIn("none", out)
 
+    def test_the_graders_own_gpu_programs_kept_off_too(self):
+        """The copy ceilings and the holds run as the grader: as root they keep off MPS too (a
+        root client would keep every other user's off it for the whole grading)."""
+        self.sb._mps_off = True
+        self.assertEqual(self.sb.mps_env(), {"CUDA_MPS_PIPE_DIRECTORY": "/nonexistent/kitgrade-no-mps"})
+        self.sb._mps_off = False
+        self.assertEqual(self.sb.mps_env(), {})
+
+    def test_the_note_names_a_daemon_the_runs_keep_off(self):
+        self.sb._mps_off, self.sb._mps_seen, self.sb._mps_dir = True, True, None
+        self.sb.notes = []
+        self.sb._decide_enforcement()
+        self.assertEqual(self.sb.enforcement["gpu_memory_mb"], "measured")
+        self.assertTrue(any("an MPS daemon runs, but its server serves one user at a time" in n
+                            and "measured with nvidia-smi" in n for n in self.sb.notes), self.sb.notes)
+        self.sb._mps_seen, self.sb.notes = False, []
+        self.sb._decide_enforcement()
+        self.assertTrue(any(n.startswith("GPU memory: no MPS daemon runs") for n in self.sb.notes))
+
 
 CUDA_PROG = r"""
 #include <stdio.h>

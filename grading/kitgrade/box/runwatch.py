@@ -52,7 +52,8 @@ except BaseException as e:
     os._exit(125)
 """
 _CLEAN_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
-# the MPS pipe folder a run is given to keep it off a daemon that runs (Sandbox._mps_off): none
+# the MPS pipe folder a run (and, as root, the grader's own GPU programs) is given to keep it
+# off any daemon (Sandbox._mps_off): none
 NO_MPS_DIR = "/nonexistent/kitgrade-no-mps"
 
 
@@ -227,6 +228,7 @@ class _Run:
             env["CUDA_MPS_PIPE_DIRECTORY"] = sb._mps_dir
         elif sb.gpu and sb._mps_off:
             env["CUDA_MPS_PIPE_DIRECTORY"] = NO_MPS_DIR   # no daemon there: CUDA goes without MPS
+            env.pop("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", None)
         inner = [sb._env, "-i", "--"] + [f"{k}={v}" for k, v in env.items() if k and "=" not in k] + self.argv
         if self.box.uid is not None:
             inner = [sb._setpriv, f"--reuid={self.box.uid}", f"--regid={self.box.gid}", "--clear-groups",

@@ -45,8 +45,12 @@ from .bwrapview import _SYSTEM, _BwrapView
 from .cgroups import _CgroupHost
 from .procfs import (_kill, _listdir, _pids_of_uid, _read_or, parse_gpu_apps, parse_ldconfig,
                      parse_mountinfo, parse_nspid, parse_proc_cgroup, parse_proc_stat)
-from .runwatch import _CLEAN_ENV, _GpuPoller, _Run
+from .runwatch import _CLEAN_ENV, NO_MPS_DIR, _GpuPoller, _Run
 from .sbtypes import BREACHES, MB, Limits, Result, SandboxError
+
+# why the runs do not use an MPS daemon that runs, as root
+_MPS_OFF_NOTE = ("an MPS daemon runs, but its server serves one user at a time and each box "
+                 "has its own, so the runs do not use it")
 
 __all__ = ["Sandbox", "Box", "Limits", "Result", "SandboxError", "BREACHES", "MB",
            "parse_mountinfo", "parse_proc_cgroup", "parse_gpu_apps", "parse_ldconfig", "parse_nspid",
@@ -169,7 +173,8 @@ class Sandbox(_BwrapView):
         self._gpu_nodes: List[str] = []
         self._gpu_dirs: List[str] = []
         self._mps_dir: Optional[str] = None   # the MPS daemon's pipes, where the runs use it
-        self._mps_off = False                  # a daemon runs that the runs must not reach
+        self._mps_off = False                  # as root: runs and tools kept off any daemon
+        self._mps_seen = False                 # a daemon was seen running
         self._smi = shutil.which("nvidia-smi") if self.gpu else None
         if not self.gpu:
             return
@@ -201,15 +206,22 @@ class Sandbox(_BwrapView):
         # serves one user at a time: a client of another user waits until that server has no
         # client left. So it is used only where every run has the grader's own user; as root
         # (a user a box) the runs are kept off it (on an H200 a lab 05 class graded as root
-        # beside a daemon had no run end in 300 s).
+        # beside a daemon had no run end in 300 s). As root the runs and the grader's own GPU
+        # programs (mps_env) are kept off any daemon, seen or not: one in another namespace
+        # is not seen in /proc.
         pipe = os.environ.get("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps")
         daemon = any(_read_or(f"/proc/{n}/comm").startswith("nvidia-cuda-mps")
                      for n in _listdir("/proc") if n.isdigit())
-        if daemon and os.path.exists(os.path.join(pipe, "control")):
-            if self.as_root:
-                self._mps_off = True   # said with the GPU memory's enforcement
-            else:
-                self._mps_dir = pipe
+        self._mps_seen = daemon and os.path.exists(os.path.join(pipe, "control"))
+        if self.as_root:
+            self._mps_off = True
+        elif self._mps_seen:
+            self._mps_dir = pipe
+
+    def mps_env(self) -> Dict[str, str]:
+        """What the grader's own GPU programs (the copy ceilings, the holds) add to their
+        environment: as root, no MPS (a root client would keep every other user's off it)."""
+        return {"CUDA_MPS_PIPE_DIRECTORY": NO_MPS_DIR} if self.gpu and self._mps_off else {}
 
     def _decide_enforcement(self) -> None:
         e, has, n = self.enforcement, self._cg.has, self.notes
@@ -247,14 +259,14 @@ class Sandbox(_BwrapView):
             e["gpu_memory_mb"] = "kernel"
         elif self._smi:
             e["gpu_memory_mb"] = "measured"
-            n.append("GPU memory: " + ("an MPS daemon runs, but its server serves one user at a time "
-                                       "and each box has its own, so the runs do not use it"
-                                       if self._mps_off else "no MPS daemon runs") +
-                     "; the device memory of a run's processes is measured with nvidia-smi every "
-                     "0.2 s and the run stopped past the limit")
+            why = _MPS_OFF_NOTE if self._mps_seen and self._mps_off else "no MPS daemon runs"
+            n.append("GPU memory: %s; the device memory of a run's processes is measured with "
+                     "nvidia-smi every 0.2 s and the run stopped past the limit" % why)
         else:
             e["gpu_memory_mb"] = "none"
-            n.append("GPU memory: neither MPS nor nvidia-smi here; device memory is not limited")
+            why = (_MPS_OFF_NOTE + ", and no nvidia-smi here" if self._mps_seen and self._mps_off
+                   else "neither MPS nor nvidia-smi here")
+            n.append("GPU memory: %s; device memory is not limited" % why)
         if not self.as_root:
             n.append("not root: every box runs as the grader's own user")
         if self.kind == "none" and self.as_root:
