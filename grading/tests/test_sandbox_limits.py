@@ -172,6 +172,18 @@ class GpuMemoryTest(GpuBase):
         self.sb._mps_off = False
         self.assertEqual(self.sb.mps_env(), {})
 
+    def test_exclusive_process_gpus_refused_in_one_line(self):
+        """Beside an MPS daemon whose GPUs are in exclusive-process mode no run could use the
+        GPU outside MPS: the grading is refused, the GPUs named; the default mode passes."""
+        smi = self.tmp / "nvidia-smi-mode"
+        smi.write_text("#!/bin/sh\necho '0, Default'\necho '1, Exclusive_Process'\n")
+        os.chmod(smi, 0o755)
+        self.sb._smi = str(smi)
+        with self.assertRaisesRegex(SandboxError, r"^GPU 1 in exclusive-process mode .*nvidia-smi -c DEFAULT"):
+            self.sb._check_compute_mode()
+        smi.write_text("#!/bin/sh\necho '0, Default'\n")
+        self.sb._check_compute_mode()
+
     def test_the_note_names_a_daemon_the_runs_keep_off(self):
         self.sb._mps_off, self.sb._mps_seen, self.sb._mps_dir = True, True, None
         self.sb.notes = []

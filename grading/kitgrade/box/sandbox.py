@@ -215,8 +215,29 @@ class Sandbox(_BwrapView):
         self._mps_seen = daemon and os.path.exists(os.path.join(pipe, "control"))
         if self.as_root:
             self._mps_off = True
+            if self._mps_seen:
+                self._check_compute_mode()
         elif self._mps_seen:
             self._mps_dir = pipe
+
+    def _check_compute_mode(self) -> None:
+        """A GPU kept for the MPS server alone (exclusive-process mode) takes no run that
+        keeps off it: said in one line, not seen as every student's runtime error."""
+        if not self._smi:
+            return
+        try:
+            p = subprocess.run([self._smi, "--query-gpu=index,compute_mode", "--format=csv,noheader"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=20,
+                               env=_CLEAN_ENV)
+        except (OSError, subprocess.TimeoutExpired):
+            return
+        excl = [ln.split(",")[0].strip() for ln in p.stdout.decode(errors="replace").splitlines()
+                if "exclusive_process" in ln.lower().replace(" ", "_")]
+        if excl:
+            raise SandboxError("GPU %s in exclusive-process mode for the MPS daemon that runs, and "
+                               "as root the runs keep off MPS (its server serves one user at a "
+                               "time): set the default mode (nvidia-smi -c DEFAULT) or stop the "
+                               "daemon" % ", ".join(x for x in excl if x.isdigit()))
 
     def mps_env(self) -> Dict[str, str]:
         """What the grader's own GPU programs (the copy ceilings, the holds) add to their
