@@ -144,6 +144,9 @@ class Sandbox:
         self.notes = ["memory, disk and process limits (the tests' stand-in sandbox)"]
         self.boxes = []
 
+    def mps_env(self):
+        return {}
+
     def box(self, name, disk_mb):
         b = Box(self, name)
         self.boxes.append(b)

@@ -52,9 +52,6 @@ except BaseException as e:
     os._exit(125)
 """
 _CLEAN_ENV = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
-# the MPS pipe folder a run (and, as root, the grader's own GPU programs) is given to keep it
-# off any daemon (Sandbox._mps_off): none
-NO_MPS_DIR = "/nonexistent/kitgrade-no-mps"
 
 
 class _ShareClock:
@@ -226,9 +223,8 @@ class _Run:
             n = max(1, len([x for x in sb._gpu_nodes if re.fullmatch(r"/dev/nvidia\d+", x)]))
             env["CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"] = ",".join(f"{i}={int(lim.gpu_memory_mb)}M" for i in range(n))
             env["CUDA_MPS_PIPE_DIRECTORY"] = sb._mps_dir
-        elif sb.gpu and sb._mps_off:
-            env["CUDA_MPS_PIPE_DIRECTORY"] = NO_MPS_DIR   # no daemon there: CUDA goes without MPS
-            env.pop("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", None)
+        else:
+            env.update(sb.mps_env())    # as root, no daemon's pipes: CUDA goes without MPS
         inner = [sb._env, "-i", "--"] + [f"{k}={v}" for k, v in env.items() if k and "=" not in k] + self.argv
         if self.box.uid is not None:
             inner = [sb._setpriv, f"--reuid={self.box.uid}", f"--regid={self.box.gid}", "--clear-groups",

@@ -45,9 +45,12 @@ from .bwrapview import _SYSTEM, _BwrapView
 from .cgroups import _CgroupHost
 from .procfs import (_kill, _listdir, _pids_of_uid, _read_or, parse_gpu_apps, parse_ldconfig,
                      parse_mountinfo, parse_nspid, parse_proc_cgroup, parse_proc_stat)
-from .runwatch import _CLEAN_ENV, NO_MPS_DIR, _GpuPoller, _Run
+from .runwatch import _CLEAN_ENV, _GpuPoller, _Run
 from .sbtypes import BREACHES, MB, Limits, Result, SandboxError
 
+# the MPS pipe folder the runs and the grader's own GPU programs are given as root, to keep
+# them off any daemon (Sandbox._mps_off): none
+NO_MPS_DIR = "/nonexistent/kitgrade-no-mps"
 # why the runs do not use an MPS daemon that runs, as root
 _MPS_OFF_NOTE = ("an MPS daemon runs, but its server serves one user at a time and each box "
                  "has its own, so the runs do not use it")

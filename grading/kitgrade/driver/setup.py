@@ -144,19 +144,13 @@ def measure(argv, env=None):
     return res if p.returncode == 0 else {}
 
 
-def _mps_env(sb):
-    """The MPS setting of the grader's own GPU programs (Sandbox.mps_env; none without one)."""
-    f = getattr(sb, "mps_env", None)
-    return f() if f else {}
-
-
 def start_holds(ctx, tools):
     procs = []
     hold = os.path.join(tools, "hold")
     if not ctx.lab.gpu or os.environ.get("KIT_GRADE_HOLD", "1") != "1" or not os.path.isfile(hold):
         return procs
     for s in ctx.slots:
-        env = dict(os.environ, CUDA_VISIBLE_DEVICES=s, **_mps_env(ctx.sandbox))
+        env = dict(os.environ, CUDA_VISIBLE_DEVICES=s, **ctx.sandbox.mps_env())
         log = open(os.path.join(ctx.out, "hold-%s.log" % s), "wb")
         procs.append(subprocess.Popen([hold, str(os.getpid())], stdout=log, stderr=log,
                                       stdin=subprocess.DEVNULL, env=env))
@@ -401,7 +395,7 @@ def finish_setup(ctx, tools, mode):
         ctx.ceilings["host"] = {"host-mem": host.get("host-mem", 0.0)}
     for s in ctx.slots:
         g = measure([os.path.join(tools, "ceiling-gpu")],
-                    env=dict(os.environ, CUDA_VISIBLE_DEVICES=s, **_mps_env(sb)))
+                    env=dict(os.environ, CUDA_VISIBLE_DEVICES=s, **sb.mps_env()))
         if g:
             ctx.ceilings[s] = g
     return start_holds(ctx, tools)
