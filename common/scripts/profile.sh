@@ -1,32 +1,75 @@
 #!/usr/bin/env bash
-# profile.sh BIN SET SIZE "V[:LAUNCHES[:ARG,ARG]] ..." OUT.tsv - profile each
-# variant V with grading/metrics (Nsight Compute, the metric set SET), counting
-# the first LAUNCHES kernels of its run (default 1: the warm-up's), with the
-# extra arguments ARG, and print the metrics under the course's legacy names.
-# SIZE is WxH, or the lab's own size options starting with --, commas for
-# spaces (--rows=4000,--cols=4000). Without ncu or counter permission: says
-# why, exit 0 (timings stay available from make bench).
+# profile.sh - the course's profiler metrics per variant with grading/metrics (Nsight
+# Compute, the metric set SET), printed under the course's legacy names, in one of two forms:
+#   profile.sh BIN SET SIZE "V[:LAUNCHES[:ARG,ARG]] ..." OUT.tsv
+#       each variant V (label vV), counting the first LAUNCHES kernels of its run (default 1:
+#       the warm-up's), with the extra arguments ARG; SIZE is WxH, or the lab's own size
+#       options starting with --, commas for spaces (--rows=4000,--cols=4000)
+#   profile.sh --runs BIN SET "LABEL:KERNEL:ARG,ARG ..." OUT.tsv
+#       each run LABEL with its arguments, counting the first launch of the kernels whose
+#       name starts with KERNEL
+# The runs go up to $KIT_PROFILE_JOBS at once (default 8): Nsight Compute profiles one
+# kernel at a time across processes (its lock), so only the start-up and the program's own
+# work overlap, and each kernel's counters are its own. OUT.tsv keeps the order given.
+# Without ncu or counter permission: says why once, exit 0 (timings stay available from
+# make bench). A run that fails: its label and its output's last lines, exit 1.
 set -u
-bin=$1 set=$2 size=$3 variants=$4 out=$5
 root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -f "$out"
-case $size in
-    --*) size_args=${size//,/ } ;;
-    *) size_args="--size $size" ;;
-esac
-for spec in $variants; do
-    IFS=: read -r v n extra <<<"$spec"
-    n=${n:-1}
-    tmp=$(mktemp)
-    # shellcheck disable=SC2086
-    "$root/grading/metrics" run --set "$set" --label "v$v" --launch-count "$n" -- \
-        "$bin" --variant "$v" $size_args --reps 1 --quiet ${extra//,/ } >"$tmp"; rc=$?
-    case $rc in
-        0) if [ -s "$out" ]; then tail -n +2 "$tmp" >>"$out"; else cat "$tmp" >"$out"; fi ;;
-        5|6) rm -f "$tmp"; echo "profile: carrying on with timings only (make bench)"; exit 0 ;;
-        *) rm -f "$tmp"; echo "profile: variant $v failed (exit $rc)"; exit 1 ;;
+jobs=()          # one entry per run: LABEL|KERNEL|LAUNCHES|ARGS (ARGS with spaces)
+if [ "${1:-}" = --runs ]; then
+    [ $# -eq 5 ] || { echo "usage: profile.sh --runs BIN SET \"LABEL:KERNEL:ARG,ARG ...\" OUT.tsv" >&2; exit 2; }
+    bin=$2 set=$3 out=$5
+    for spec in $4; do
+        IFS=: read -r label kern args <<<"$spec"
+        jobs+=("$label|^$kern|1|${args//,/ }")
+    done
+else
+    [ $# -eq 5 ] || { echo "usage: profile.sh BIN SET SIZE \"V[:LAUNCHES[:ARG,ARG]] ...\" OUT.tsv" >&2; exit 2; }
+    bin=$1 set=$2 size=$3 out=$5
+    case $size in
+        --*) size_args=${size//,/ } ;;
+        *) size_args="--size $size" ;;
     esac
-    rm -f "$tmp"
+    for spec in $4; do
+        IFS=: read -r v n extra <<<"$spec"
+        jobs+=("v$v||${n:-1}|--variant $v $size_args ${extra//,/ }")
+    done
+fi
+most=${KIT_PROFILE_JOBS:-8}
+case $most in '' | *[!0-9]* | 0) most=1 ;; esac
+rm -f "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one I: run job I under grading/metrics; its table, messages and status in $tmp/I.*
+one() {
+    local label kern n args
+    IFS='|' read -r label kern n args <<<"${jobs[$1]}"
+    local k=()
+    [ -n "$kern" ] && k=(--kernel "$kern")
+    # shellcheck disable=SC2086
+    "$root/grading/metrics" run --set "$set" --label "$label" "${k[@]}" --launch-count "$n" -- \
+        "$bin" $args --reps 1 --quiet >"$tmp/$1.tsv" 2>"$tmp/$1.err"
+    echo $? >"$tmp/$1.rc"
+}
+running=0
+for i in "${!jobs[@]}"; do
+    if [ "$running" -ge "$most" ]; then wait -n; running=$((running - 1)); fi
+    one "$i" &
+    running=$((running + 1))
+done
+wait
+
+for i in "${!jobs[@]}"; do
+    rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo 1)
+    label=${jobs[$i]%%|*}
+    case $rc in
+        0) if [ -s "$out" ]; then tail -n +2 "$tmp/$i.tsv" >>"$out"; else cat "$tmp/$i.tsv" >"$out"; fi ;;
+        5|6) cat "$tmp/$i.err" >&2; rm -f "$out"
+             echo "profile: carrying on with timings only (make bench)"; exit 0 ;;
+        *) tail -n 12 "$tmp/$i.err" >&2; rm -f "$out"
+           echo "profile: $label failed (exit $rc)"; exit 1 ;;
+    esac
 done
 "$root/grading/metrics" table "$out"
 echo "wrote $out"
