@@ -438,6 +438,45 @@ class Pairs(util.TempCase):
         self.assertAlmostEqual(out.spread[1], 1.0)
         self.assertAlmostEqual(out.student_ms, 1.05)
 
+    def one_pair_rubric(self):
+        """A GPU lab's: one pair is enough, three at most; full points from a ratio of 0.8."""
+        self.ctx.rub.perf_pairs = (1, 3)
+        self.ctx.rub.perf_scale = [(0.8, 1.0), (0.5, 0.6), (0.25, 0.3)]
+
+    def test_a_loss_of_points_needs_a_second_pair(self):
+        # the student as fast as the reference, but its first pair disturbed (ratio 0.73):
+        # the second and third pairs outvote it, full points
+        self.one_pair_rubric()
+        self.inject([1.0] * 6, [1.37, 1.0, 1.0])
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
+        self.assertEqual(len(out.pairs), 3)
+        self.assertAlmostEqual(out.ratio, 1.0)
+        self.assertGreaterEqual(self.ctx.rub.perf_share(out.ratio), 1.0)
+
+    def test_a_slow_student_confirmed_by_a_second_pair_then_no_more(self):
+        self.one_pair_rubric()
+        self.inject([1.0] * 6, [3.0, 3.03, 1.0])
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
+        self.assertEqual(len(out.pairs), 2)
+        self.assertLess(out.ratio, 0.34)
+        self.assertEqual(self.order.count("student"), 2)
+
+    def test_a_fast_student_needs_one_pair(self):
+        self.one_pair_rubric()
+        self.inject([1.0] * 6, [0.9, 3.0, 3.0])
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
+        self.assertEqual(len(out.pairs), 1)
+        self.assertEqual(self.order.count("student"), 1)
+
+    def test_one_pair_at_most_is_taken_as_it_is(self):
+        # perf_pairs 1..1: no second pair to confirm a loss with
+        self.one_pair_rubric()
+        self.ctx.rub.perf_pairs = (1, 1)
+        self.inject([1.0] * 6, [3.0, 1.0])
+        out = self.t.time_group([(self.ctx.cases[-1], 1)])["1"]
+        self.assertEqual(len(out.pairs), 1)
+        self.assertAlmostEqual(out.ratio, 1 / 3.0)
+
     def cpu_inject(self, hidden_gaps):
         """CPU runs: the reference 1 ms repetitions with 0.4 ms windows; the student's
         repetitions GAP ns apart, one gap per pair, with 0.4 ms windows."""
@@ -484,6 +523,7 @@ class Pairs(util.TempCase):
         self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
         self.ctx.rub.perf_ref_every = 10.0
         self.ctx.rub.perf_pairs = (1, 3)
+        self.ctx.rub.perf_scale = []    # one pair settles, whatever its ratio (no loss to confirm)
         chain = {}
         items = [(self.ctx.cases[-1], 1)]
         first = time_chain(self.t, items, chain)["1"]

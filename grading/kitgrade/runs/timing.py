@@ -10,7 +10,8 @@ per (who, case) on a GPU (CUPTI records give each repetition's kernels and copie
 window). A pair is one reference run and one student run: on a GPU back to back, in turns of
 order; under perf_clock cpu at once on the same core, in lockstep repetition by repetition
 (keys.Lockstep), the first repetition to each in turns; pairs go on until their time ratios
-agree within the rubric's perf_spread, or perf_pairs runs out. The checks of a run are
+agree within the rubric's perf_spread, or perf_pairs runs out, and a ratio that would lose
+performance points is taken from two pairs at least. The checks of a run are
 runcheck.py's. The statuses (each with a plain reason): replayed (content not handed out, or a
 checked repetition's output wrong), no-kernel (fewer launches than the variant needs),
 copies-in-launcher (a copy inside a kernel-span launch window), impossible-time (faster than
@@ -42,7 +43,7 @@ from .keys import KeyServer, Lockstep
 from .desc import parse_desc
 from .run import run_record
 from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
-from .speedloss import running
+from .speedloss import full_ratio, running
 
 
 @dataclass
@@ -330,10 +331,18 @@ class Timer(RunChecks):
             t.pairs.append(pair)
 
     def settled(self, out, live, lo):
-        """Take out of LIVE the items whose pairs (at least LO) agree within perf_spread."""
+        """Take out of LIVE the items whose pairs (at least LO) agree within perf_spread. No
+        performance point is lost on one pair alone: an item whose ratio is below the one that
+        earns the full share has at least two (perf_pairs permitting), so that a pair disturbed
+        by something outside the run (a slow page migration, a noisy repetition) is outvoted
+        rather than taken as the student's speed."""
+        full = full_ratio(self.ctx.rub)
         for it in list(live):
             rs = [q["ratio"] for q in out[(it[0].name, it[1])].pairs]
-            if len(rs) >= lo and (max(rs) - min(rs)) <= \
+            need = lo
+            if full is not None and rs and statistics.median(rs) < full:
+                need = max(lo, 2)
+            if len(rs) >= need and (max(rs) - min(rs)) <= \
                     self.ctx.rub.perf_spread * statistics.median(rs):
                 live.remove(it)
 
