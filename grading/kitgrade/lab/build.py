@@ -173,7 +173,8 @@ def make_pristine(lab, dest, log, env=None, force=False):
     # that the pristine kit builds on its own
     e = make_env(env)
     libs = ["build/libkit.a"] + (["build/libkitgpu.a"] if lab.gpu else [])
-    if _make(["make", "--no-print-directory", "-s", "-C", os.path.join(tmp, "common"),
+    jobs = "-j%d" % min(os.cpu_count() or 1, 8)   # on every grading's path: its files at once
+    if _make(["make", "--no-print-directory", "-s", jobs, "-C", os.path.join(tmp, "common"),
               "GRADED=1"] + libs, log, e) != 0:
         raise KitError("the kit's library does not build without its reference (see %s)" % log)
     # the skeleton's global symbols: a graded build keeps only these global (ENTRY=), so a
@@ -184,7 +185,7 @@ def make_pristine(lab, dest, log, env=None, force=False):
              log, e) != 0 or not os.path.isfile(entry):
         raise KitError("the skeleton's entry points cannot be listed (see %s)" % log)
     skel = os.path.join(tmp, ".skeleton")
-    if _make(["make", "--no-print-directory", "-s", "-C", ldir, "GRADED=1", "O=" + skel,
+    if _make(["make", "--no-print-directory", "-s", jobs, "-C", ldir, "GRADED=1", "O=" + skel,
               "SRC=" + ldir, "ENTRY=" + entry, lab.binary], log, e) != 0 or \
             not os.path.isfile(os.path.join(skel, lab.binary)):
         raise KitError("the lab's skeleton does not build in the pristine kit (see %s)" % log)
