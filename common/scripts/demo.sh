@@ -6,6 +6,7 @@
 # With Nsight Compute (ncu) the GPU labs add a profiler plot; without gnuplot
 # there are no plots. Either is said in one line, on the console and at the
 # top of the index, and so is every lab that failed, with its log's last lines.
+# trace.tsv holds the seconds of every recipe line the labs' makes ran (the slowest said).
 #   KIT_DEMO_OUT (default out/demo), KIT_DEMO_LABS (lab folders, default labs/*/),
 #   KIT_DEMO_GRADING=0 (no grading of the examples) and KIT_GNUPLOT (the gnuplot
 #   looked for) are for the kit's own tests.
@@ -21,6 +22,10 @@ echo "demo: building the kit"
 make -s all >"$demo/build.log" 2>&1 || { echo "demo: build failed, see $demo/build.log"; tail -n 20 "$demo/build.log"; exit 1; }
 echo "demo: built in $((SECONDS - t_start)) s"
 t_run=$SECONDS
+# every recipe line of the labs' and the grading's makes timed (trace.tsv, at the end)
+export KIT_TRACE="$demo/.trace"
+export MAKEFLAGS="${MAKEFLAGS:+$MAKEFLAGS }SHELL=$root/common/scripts/timed-shell.sh"
+: >"$KIT_TRACE"
 
 notes=()
 command -v "${KIT_GNUPLOT:-gnuplot}" >/dev/null 2>&1 ||
@@ -101,6 +106,16 @@ if [ "${KIT_DEMO_GRADING:-1}" = 1 ] && [ -x grading/grade ] && [ -d grading/exam
     fi
 fi
 
+unset MAKEFLAGS KIT_TRACE
+# trace.tsv: each recipe line's seconds, in the order they began; the slowest said here
+{ printf 'seconds\tlevel\tfolder\tline\n'
+  sort -t "$(printf '\t')" -k1,1n "$demo/.trace" |
+      awk -F'\t' '{ printf "%.2f\t%s\t%s\t%s\n", $2 - $1, $3, $4, $5 }'; } >"$demo/trace.tsv"
+rm -f "$demo/.trace"
+# the slowest lines that are work, not a make started for more lines
+tail -n +2 "$demo/trace.tsv" | awk -F'\t' '$4 !~ /^make /' | sort -t "$(printf '\t')" -k1,1rn |
+    head -n 6 | awk -F'\t' '{ printf "demo: slowest: %6.1f s  %-16s %s\n", $1, $3, substr($4, 1, 90) }'
+
 index="$demo/index.md"
 {
     echo "# Kit demo, $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -114,7 +129,8 @@ index="$demo/index.md"
     [ ${#not_run[@]} -gt 0 ] && echo "- Note: no CUDA device here: the GPU labs were built, not run (${not_run[*]})"
     [ ${#notes[@]} -gt 0 ] || [ ${#not_run[@]} -gt 0 ] && echo
     echo "Every lab's reference solution on generated pictures, checked against the CPU reference."
-    echo "Built in $((t_run - t_start)) s; the labs and the grading ran in $((SECONDS - t_run)) s."
+    echo "Built in $((t_run - t_start)) s; the labs and the grading ran in $((SECONDS - t_run)) s"
+    echo "([trace.tsv](trace.tsv): the seconds of every step)."
     echo
     cat "$body"
 } >"$index"

@@ -113,7 +113,7 @@ for step in $steps; do
         grep -E '^figures: (machine|[0-9]+_)|s in all' "$dest/figures.log" 2>/dev/null | sed 's/^/   /' ;;
     demo)
         run demo make -s demo
-        grep -E '^demo: [0-9]+_|^demo: grading|ran in' "$dest/demo.log" 2>/dev/null | sed 's/^/   /' ;;
+        grep -E '^demo: [0-9]+_|^demo: grading|^demo: slowest|ran in' "$dest/demo.log" 2>/dev/null | sed 's/^/   /' ;;
     sanitize)
         for d in $gpu_labs; do run "sanitize-$(basename "$d")" make -s -C "$d" sanitize REF=1; done ;;
     profile)
@@ -150,7 +150,7 @@ if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
         -czf "$OUT/gpu-out.tar.gz" . 2>/dev/null
     # what comes back to the repository: the figures, the handouts rendered
     # from them, and the demo's index with its plots (no pictures: size)
-    { ls -d labs/*/figures labs/*/README.md labs/*/README.*.md out/demo/index.md out/demo/*/demo.log
+    { ls -d labs/*/figures labs/*/README.md labs/*/README.*.md out/demo/index.md out/demo/trace.tsv out/demo/*/demo.log
       find out/demo -name '*.png' -size -400k; } 2>/dev/null >"$dest/back.list"
     tar -czf "$OUT/figures.tar.gz" -T "$dest/back.list" 2>/dev/null
 fi

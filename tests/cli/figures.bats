@@ -308,6 +308,20 @@ fake_lab() {
     ! grep -q FAILED "$BATS_TEST_TMPDIR/demo/index.md"
 }
 
+@test "demo: trace.tsv holds every recipe line's seconds, the slowest are said, the index links it" {
+    fake_lab 91_good 'sleep 0.3; echo fine'
+    run env KIT_DEMO_OUT="$BATS_TEST_TMPDIR/demo" KIT_DEMO_GRADING=0 \
+        KIT_DEMO_LABS="$BATS_TEST_TMPDIR/labs/91_good" "$KIT_ROOT/common/scripts/demo.sh"
+    [ "$status" -eq 0 ]
+    [[ $output == *"demo: slowest:"*"91_good"*"sleep 0.3; echo fine"* ]]
+    t="$BATS_TEST_TMPDIR/demo/trace.tsv"
+    [ "$(head -n 1 "$t")" = "$(printf 'seconds\tlevel\tfolder\tline')" ]
+    run awk -F'\t' '$3 == "91_good" && $4 == "sleep 0.3; echo fine" && $1 >= 0.3 && $1 < 30' "$t"
+    [ -n "$output" ]
+    grep -qF '[trace.tsv](trace.tsv)' "$BATS_TEST_TMPDIR/demo/index.md"
+    [ ! -e "$BATS_TEST_TMPDIR/demo/.trace" ]
+}
+
 @test "figures.sh: a lab measured from the sources it has now is up to date, in a copy without .git too; a change measures it again" {
     kit="$BATS_TEST_TMPDIR/kit"
     mkdir -p "$kit"

@@ -1,0 +1,17 @@
+#!/bin/bash
+# timed-shell.sh - a make SHELL that runs each recipe line with /bin/sh, as make would, and
+# appends a row to $KIT_TRACE: seconds, make level, folder, the line (its first 200
+# characters). demo.sh sets it for every make it starts (MAKEFLAGS=SHELL=...), so that
+# out/demo/trace.tsv says where the demo's time went. A row is written when its line ends,
+# so a nested make's lines (a level higher) come before the line that started it.
+s=$EPOCHREALTIME
+/bin/sh "$@"
+rc=$?
+if [ -n "${KIT_TRACE:-}" ]; then
+    line=${*: -1}
+    line=${line//$'\n'/ }
+    line=${line//$'\t'/ }
+    e=$EPOCHREALTIME
+    printf '%s\t%s\t%s\t%s\t%s\n' "${s/,/.}" "${e/,/.}" "${MAKELEVEL:-0}" "${PWD##*/}" "${line:0:200}" >>"$KIT_TRACE"
+fi
+exit $rc
