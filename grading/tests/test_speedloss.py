@@ -61,6 +61,20 @@ class Explain(unittest.TestCase):
         for who in ("alice", "carol", "erin"):
             self.assertNotIn(who, text + json.dumps(s))                   # nobody else named
 
+    def test_what_ran_counts_from_the_gate_not_the_wait(self):
+        # the student's run waited at its gate from 10.0 s and held the GPU from 10.8 s:
+        # carol's build (to 10.2) ran only while it waited; alice's run (from 10.5) and
+        # erin's (from 10.9) go on past 10.8, so only theirs are listed
+        self.stu["held"] = 10.8
+        pair = self.pair(0.5)
+        pair["ref_run"] = None                      # the student's run alone
+        v = variant(6.0, pairs=[pair])
+        s = speedloss.explain(RUB, v, self.log, "bob")
+        p = s["pairs"][0]
+        self.assertEqual([(o["what"], o["shared"]) for o in p["others"]],
+                         [("a correctness run of another submission", ["GPU 0"]),
+                          ("a correctness run of another submission", [])])
+
     def test_breach_and_none(self):
         s = speedloss.explain(RUB, variant(0.0, "unverified", breach_run=self.stu["seq"]),
                               self.log, "bob")

@@ -89,12 +89,14 @@ def _kind(e, who):
 
 
 def _others(log, seqs, who):
-    """The runs that overlapped the runs SEQS and shared their GPU or a core."""
+    """The runs that overlapped the runs SEQS and shared their GPU or a core: from the time
+    each of SEQS went through its gate (`held`; its start when it had none), not while it
+    waited there for its turn."""
     mine = [log.get(s) for s in seqs if s is not None]
     mine = [e for e in mine if e is not None]
     out = []
     for m in mine:
-        for e in log.during(m["at"], m["end"]):
+        for e in log.during(m.get("held", m["at"]), m["end"]):
             if e["seq"] in seqs or any(o["seq"] == e["seq"] for o in out):
                 continue
             shared = []

@@ -193,6 +193,8 @@ class Timer(RunChecks):
         gated = None
         if gate is not None and srv.gated_ns is not None and srv.opened_ns is not None:
             gated = (srv.opened_ns - srv.gated_ns) / 1e9
+            if e.get("at") is not None:    # what ran beside it counts from here (speedloss)
+                e["held"] = ctx.since_start(srv.opened_ns / 1e9)
         record = run_record(ctx, name, res, time.monotonic() - res.wall_ms / 1000.0, gated,
                             gpu=self.slot, cores=self.cpus)
         split = srv.split(start_ns, end_ns)
