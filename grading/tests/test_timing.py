@@ -468,6 +468,26 @@ class Pairs(util.TempCase):
         self.assertEqual(len(out.pairs), 1)
         self.assertEqual(self.order.count("student"), 1)
 
+    def test_a_gpu_chain_confirms_a_loss_with_another_student_run_not_another_reference(self):
+        # the reference timed again after every student run (perf_ref_every 0): one disturbed
+        # student run gives two pairs with the same times; they agree, yet they are one run
+        self.one_pair_rubric()
+        self.ctx.rub.perf_ref_every = 0.0
+        self.inject([1.0] * 9, [1.37, 1.0, 1.0])
+        self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
+        first = time_chain(self.t, [(self.ctx.cases[-1], 1)], {})["1"]
+        self.assertEqual(self.order.count("student"), 3)
+        self.assertAlmostEqual(first.ratio, 1.0)
+
+    def test_a_gpu_chain_slow_student_stops_at_its_second_run(self):
+        self.one_pair_rubric()
+        self.ctx.rub.perf_ref_every = 0.0
+        self.inject([1.0] * 9, [3.0, 3.0, 3.0])
+        self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
+        first = time_chain(self.t, [(self.ctx.cases[-1], 1)], {})["1"]
+        self.assertEqual(self.order, ["reference", "student", "reference", "student", "reference"])
+        self.assertAlmostEqual(first.ratio, 1 / 3.0)
+
     def test_one_pair_at_most_is_taken_as_it_is(self):
         # perf_pairs 1..1: no second pair to confirm a loss with
         self.one_pair_rubric()
@@ -507,6 +527,7 @@ class Pairs(util.TempCase):
     def test_a_gpu_chain_shares_the_references_runs(self):
         self.inject([1.0] * 9, [2.0, 1.0, 1.0])
         self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
+        self.ctx.rub.perf_scale = []    # one student run settles, whatever its ratio
         chain = {}
         items = [(self.ctx.cases[-1], 1)]
         first = time_chain(self.t, items, chain)["1"]

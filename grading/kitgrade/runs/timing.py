@@ -11,7 +11,7 @@ window). A pair is one reference run and one student run: on a GPU back to back,
 order; under perf_clock cpu at once on the same core, in lockstep repetition by repetition
 (keys.Lockstep), the first repetition to each in turns; pairs go on until their time ratios
 agree within the rubric's perf_spread, or perf_pairs runs out, and a ratio that would lose
-performance points is taken from two pairs at least. The checks of a run are
+performance points is taken from two timed runs of the student's at least. The checks of a run are
 runcheck.py's. The statuses (each with a plain reason): replayed (content not handed out, or a
 checked repetition's output wrong), no-kernel (fewer launches than the variant needs),
 copies-in-launcher (a copy inside a kernel-span launch window), impossible-time (faster than
@@ -286,7 +286,7 @@ class Timer(RunChecks):
                 self.add_pairs(out[k], it, sv, (before.get(k), after.get(k)), live)
                 if sv.status == "ok":
                     pending.append((stu, it, sv))
-            self.settled(out, live, lo)
+            self.settled(out, live, lo, p)
         return out, pending, runs
 
     def timings(self, items):
@@ -332,19 +332,20 @@ class Timer(RunChecks):
                 return
             t.pairs.append(pair)
 
-    def settled(self, out, live, lo):
+    def settled(self, out, live, lo, runs):
         """Take out of LIVE the items whose pairs (at least LO) agree within perf_spread. No
-        performance point is lost on one pair alone: an item whose ratio is below the one that
-        earns the full share has at least two (perf_pairs permitting), so that a pair disturbed
-        by something outside the run (a slow page migration, a noisy repetition) is outvoted
-        rather than taken as the student's speed."""
+        performance point is lost on one timed run of the student's alone: an item whose ratio
+        is below the one that earns the full share waits for a second run (perf_pairs
+        permitting), so that a run disturbed by something outside it (a slow page migration,
+        a noisy repetition) is outvoted rather than taken as the student's speed. RUNS: the
+        student's timed runs so far, which every item still in LIVE took part in (the pairs
+        of one run with the reference before and after it share its times)."""
         full = full_ratio(self.ctx.rub)
         for it in list(live):
             rs = [q["ratio"] for q in out[(it[0].name, it[1])].pairs]
-            need = lo
-            if full is not None and rs and statistics.median(rs) < full:
-                need = max(lo, 2)
-            if len(rs) >= need and (max(rs) - min(rs)) <= \
+            if full is not None and rs and statistics.median(rs) < full and runs < 2:
+                continue
+            if len(rs) >= lo and (max(rs) - min(rs)) <= \
                     self.ctx.rub.perf_spread * statistics.median(rs):
                 live.remove(it)
 
@@ -407,7 +408,7 @@ class Timer(RunChecks):
                                (self.ref_check(runs["reference"], case, v),), live)
             for r in runs.values():
                 self.discard(r)
-            self.settled(out, live, lo)
+            self.settled(out, live, lo, p)
         return self.finish_timings(out, items)
 
     def pair_runs(self, order, live, p):
