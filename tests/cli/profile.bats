@@ -14,7 +14,8 @@ setup() {
     export LIVE="$BATS_TEST_TMPDIR/live" ARGS="$BATS_TEST_TMPDIR/args" MOST="$BATS_TEST_TMPDIR/most"
     mkdir -p "$LIVE"
     # a fake ncu: marks itself live for a moment, notes the most marks it saw, prints the capture
-    # (or, with FAKE_NCU=perm or fail, a counter-permission error or a failed program)
+    # (or, with FAKE_NCU=perm, fail or warn, a counter-permission error, a failed program, or
+    # the capture from a program that then exited with status 3)
     export NCU="$BATS_TEST_TMPDIR/ncu"
     cat >"$NCU" <<'EOF'
 #!/usr/bin/env bash
@@ -22,11 +23,13 @@ echo "$*" >>"$ARGS"
 touch "$LIVE/$$"
 n=$(ls "$LIVE" | wc -l)
 flock "$MOST.lock" sh -c 'm=$(cat "$1" 2>/dev/null || echo 0); [ "$2" -le "$m" ] || echo "$2" >"$1"' _ "$MOST" "$n"
-sleep 0.6
+# the first variants take longest, so the runs end in another order than they began
+case "$*" in *"--variant "[12]" "*) sleep 1.0 ;; *) sleep 0.4 ;; esac
 rm -f "$LIVE/$$"
 case ${FAKE_NCU:-} in
     perm) echo "==ERROR== ERR_NVGPUCTRPERM"; exit 1 ;;
     fail) case "$*" in *"--variant 2 "*) echo "the program broke"; exit 1 ;; esac ;;
+    warn) cat "$FIX"; exit 3 ;;
 esac
 cat "$FIX"
 EOF
@@ -49,8 +52,8 @@ labels() { cut -f1 "$OUT" | tail -n +2 | uniq | tr '\n' ' '; }
     [ "$(wc -l <"$ARGS")" -eq 6 ]
 }
 
-@test "profile: one at a time when asked" {
-    KIT_PROFILE_JOBS=1 run "$PROFILE" /bin/lab-bin lab03 --rows=40,--cols=30 "1 2 3" "$OUT"
+@test "profile: one at a time unless asked" {
+    run "$PROFILE" /bin/lab-bin lab03 --rows=40,--cols=30 "1 2 3" "$OUT"
     [ "$status" -eq 0 ]
     [ "$(labels)" = "v1 v2 v3 " ]
     [ "$(cat "$MOST")" -eq 1 ]
@@ -58,12 +61,19 @@ labels() { cut -f1 "$OUT" | tail -n +2 | uniq | tr '\n' ' '; }
 }
 
 @test "profile --runs: each label with its kernel and arguments (lab 07's form)" {
-    run "$PROFILE" --runs /bin/lab-bin lab07 \
+    KIT_PROFILE_JOBS=2 run "$PROFILE" --runs /bin/lab-bin lab07 \
         "sum-v1:sum_arrays:--part,sum,--n,99 tr-v3:transpose_smem:--part,transpose,--size,33x31" "$OUT"
     [ "$status" -eq 0 ]
     [ "$(labels)" = "sum-v1 tr-v3 " ]
     grep -q -- '-k regex:^sum_arrays -c 1 /bin/lab-bin --part sum --n 99 --reps 1 --quiet$' "$ARGS"
     grep -q -- '-k regex:^transpose_smem -c 1 /bin/lab-bin --part transpose --size 33x31 --reps 1 --quiet$' "$ARGS"
+}
+
+@test "profile: the metrics tool's warnings of a run that succeeded still reach the console" {
+    FAKE_NCU=warn KIT_PROFILE_JOBS=4 run --separate-stderr "$PROFILE" /bin/lab-bin lab04 64x48 "1 2" "$OUT"
+    [ "$status" -eq 0 ]
+    [ "$(labels)" = "v1 v2 " ]
+    [ "$(grep -c 'exited with status 3' <<<"$stderr")" -eq 2 ]
 }
 
 @test "profile: no counter permission is said once, no table, exit 0" {
