@@ -113,7 +113,7 @@ unset MAKEFLAGS KIT_TRACE
       awk -F'\t' '{ printf "%.2f\t%s\t%s\t%s\n", $2 - $1, $3, $4, $5 }'; } >"$demo/trace.tsv"
 rm -f "$demo/.trace"
 # the slowest lines that are work, not a make started for more lines
-tail -n +2 "$demo/trace.tsv" | awk -F'\t' '$4 !~ /^make /' | sort -t "$(printf '\t')" -k1,1rn |
+tail -n +2 "$demo/trace.tsv" | awk -F'\t' '$4 !~ /(^|[ ;&|(])make -/' | sort -t "$(printf '\t')" -k1,1rn |
     head -n 6 | awk -F'\t' '{ printf "demo: slowest: %6.1f s  %-16s %s\n", $1, $3, substr($4, 1, 90) }'
 
 index="$demo/index.md"

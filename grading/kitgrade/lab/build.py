@@ -173,7 +173,7 @@ def make_pristine(lab, dest, log, env=None, force=False):
     # that the pristine kit builds on its own
     e = make_env(env)
     libs = ["build/libkit.a"] + (["build/libkitgpu.a"] if lab.gpu else [])
-    jobs = "-j%d" % min(os.cpu_count() or 1, 8)   # on every grading's path: its files at once
+    jobs = "-j%d" % min(len(os.sched_getaffinity(0)) or 1, 8)   # its files at once
     if _make(["make", "--no-print-directory", "-s", jobs, "-C", os.path.join(tmp, "common"),
               "GRADED=1"] + libs, log, e) != 0:
         raise KitError("the kit's library does not build without its reference (see %s)" % log)
