@@ -98,7 +98,7 @@ handout_commands() {
             echo "handout command fails: $cmd"; printf '%s\n' "$out" | tail -n 5; return 1
         fi
         [ "$rc" -eq 0 ] && continue
-        printf '%s\n' "$out" | grep -qE "not implemented|not written yet|no CUDA device|compute-sanitizer not found|ncu \(Nsight Compute\) not found|run make bench( and make sweep)? first|GiB of host memory; this machine has|problem\(s\) the grader would hold" && continue
+        printf '%s\n' "$out" | grep -qE "not implemented|not written yet|no CUDA device|compute-sanitizer not found|ncu \(Nsight Compute\) not found|gnuplot is not installed|run make bench( and make sweep)? first|GiB of host memory; this machine has|problem\(s\) the grader would hold" && continue
         echo "handout command: $cmd: exit $rc"; printf '%s\n' "$out" | tail -n 8
         return 1
     done < <(awk '/^```sh/ { on = 1; next } /^```/ { on = 0 } on' "$dir/README.md" |
