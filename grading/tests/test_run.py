@@ -137,6 +137,23 @@ class Classify(util.TempCase):
         self.assertNotIn("KIT_GPU_WAIT", Runner(self.ctx, box, os.path.join(self.tmp, "sd2"))
                          .run_env())
 
+    def test_hang_or_crowded(self):
+        """A run of several that ran out of time: a loop (most of its time on a core, or ready
+        for one while the host's cores were busy) is V's timeout; one that mostly slept runs
+        alone from then on."""
+        def hung(cpu, ready, wall=2000.0):
+            res = Res()
+            res.cpu_ms, res.wall_ms, res.ready_ms = cpu, wall, ready
+            r = Runner(self.ctx, util.DictBox({}), os.path.join(self.tmp, "h"))
+            alone = r.hung(self.ctx.cases[0], 2, res)
+            return alone, [o.status for o in r.outcomes], sorted(r.barred), sorted(r.loners)
+        barred = (False, ["timeout"], ["2"], [])
+        alone = (True, [], [], ["2"])
+        self.assertEqual(hung(1900.0, None), barred)          # on its core
+        self.assertEqual(hung(700.0, 1200.0), barred)         # a crowded host's core, shared
+        self.assertEqual(hung(300.0, 20.0), alone)            # asleep (waiting for the GPU)
+        self.assertEqual(hung(300.0, None), alone)
+
     def test_statuses(self):
         ok = self.ok()
         good = {"run/a/v1.txt": ok, "run/a/v1.bin": b"good", "run/a/v1.r1.bin": b"good"}
