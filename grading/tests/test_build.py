@@ -63,6 +63,41 @@ class Lab(util.TempCase):
         os.makedirs(os.path.join(dest, "solutions"))
         self.assertIn("solutions/", build.leaks(dest))
 
+    def test_shared_pristine(self):
+        """One pristine kit for every grading of the kit: in its grading/build, named by what
+        it is made from; made once, kept while in use, an old one removed after a day unused;
+        none where this process does not own the folder."""
+        lab = build.find_lab(self.kit, "99")
+        top = os.path.join(self.kit, "grading", "build")
+        self.assertIsNone(build.shared_pristine(lab))               # no grading/build yet
+        os.makedirs(top)
+        os.chmod(top, 0o777)
+        self.assertIsNone(build.shared_pristine(lab))               # others could write there
+        os.chmod(top, 0o755)
+        if os.geteuid() == 0:
+            self.assertIsNone(build.shared_pristine(lab))           # the boxes' users: no way in
+            os.chmod(self.tmp, 0o755)
+        dest = build.shared_pristine(lab)
+        self.assertEqual(os.path.dirname(dest), os.path.join(top, "pristine"))
+        self.assertNotEqual(build.shared_pristine(lab, {"CUDA_ARCH": "90"}), dest)
+        build.make_pristine(lab, dest, os.path.join(self.tmp, "log"), shared=True)
+        mark = os.path.join(dest, "marker")
+        open(mark, "w").close()
+        build.make_pristine(lab, dest, os.path.join(self.tmp, "log"), force=True, shared=True)
+        self.assertTrue(os.path.exists(mark))                       # never made again
+        # the kit changes: a new name; the old one stays while it may be in use (a day)
+        os.utime(os.path.join(lab.solutions, "fake.c"), (1, 1))
+        new = build.shared_pristine(lab)
+        self.assertNotEqual(new, dest)
+        build.make_pristine(lab, new, os.path.join(self.tmp, "log"), shared=True)
+        self.assertTrue(os.path.isfile(os.path.join(new, ".skeleton", "lab99")))
+        self.assertTrue(os.path.exists(mark))
+        os.utime(os.path.join(dest, ".ok"), (1, 1))
+        build.make_pristine(lab, new, os.path.join(self.tmp, "log"), shared=True)
+        self.assertFalse(os.path.exists(dest))
+        self.assertEqual(sorted(os.listdir(os.path.dirname(new))),
+                         [".lock-99", os.path.basename(new)])
+
     def test_put_files(self):
         box = os.path.join(self.tmp, "box")
         os.makedirs(box)

@@ -343,7 +343,8 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
         raise Fatal("%s: %s" % (rpath, "; ".join(bad)))
     ctx = Ctx(opts=opts, lab=lab, rub=rub, info=info, cases=rub.draw(seed, opts.quick),
               outputs={}, seed=seed, out=out, home=base,
-              pristine=os.path.join(base, "pristine"), checker=checker,
+              pristine=build.shared_pristine(lab, _pristine_env(arch)) or
+              os.path.join(base, "pristine"), checker=checker,
               cache=os.path.join(own_folder(opts, out), ".cache"), tmp=tmp, cuda_arch=arch or "")
     ctx.clock = rub.perf_clock or ("gpu" if lab.gpu else "cpu")
     ctx.tools = tools
@@ -356,12 +357,16 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
     return ctx, state, started, lockfd, priv, subs, tools
 
 
+def _pristine_env(arch):
+    return {"CUDA_ARCH": arch} if arch else None
+
+
 def finish_setup(ctx, tools, mode):
     """The sandbox, the pristine kit, the ceilings and the holds (after prepare)."""
     try:
         build.make_pristine(ctx.lab, ctx.pristine, os.path.join(ctx.out, "pristine.log"),
-                            env={"CUDA_ARCH": ctx.cuda_arch} if ctx.cuda_arch else None,
-                            force=ctx.opts.force)
+                            env=_pristine_env(ctx.cuda_arch), force=ctx.opts.force,
+                            shared=ctx.pristine != os.path.join(ctx.home, "pristine"))
     except build.KitError as e:
         log = (fsutil.read_regular(os.path.join(ctx.out, "pristine.log"), 1 << 20) or b"")
         raise Fatal("%s\n%s" % (e, log.decode("utf-8", "replace")[-3000:]), 1)

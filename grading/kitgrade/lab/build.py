@@ -11,12 +11,14 @@ A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src ENT
 the kit's rules, the student's files only from BOX/src (no student Makefile exists anywhere),
 only the skeleton's entry points left global in them.
 """
+import fcntl
 import hashlib
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from typing import List
 
@@ -135,8 +137,54 @@ def make_env(extra=None):
     return env
 
 
-def make_pristine(lab, dest, log, env=None, force=False):
-    """Make (or keep) the pristine kit of LAB in DEST; KitError when it does not build."""
+def shared_pristine(lab, env=None):
+    """Where every grading of LAB from this kit keeps one pristine kit (make_pristine with
+    shared=True): the kit's grading/build/pristine/NN-FINGERPRINT, a name that changes with
+    the kit's files and the build's settings, so that a grading never finds another's kit
+    there. None where this process does not own that folder (a Slurm task's user), or as
+    root where the boxes' users could not reach it: then each grading keeps its own."""
+    top = os.path.join(lab.kit, "grading", "build")
+    try:
+        st = os.stat(top)
+    except OSError:
+        return None
+    if st.st_uid != os.geteuid() or st.st_mode & 0o022 or not os.access(top, os.W_OK) or \
+            (os.geteuid() == 0 and not fsutil.others_reach(top)):
+        return None
+    fp = fingerprint(lab, repr(sorted((env or {}).items())))
+    return os.path.join(top, "pristine", "%s-%s" % (lab.nn, fp[:20]))
+
+
+def make_pristine(lab, dest, log, env=None, force=False, shared=False):
+    """Make (or keep) the pristine kit of LAB in DEST; KitError when it does not build.
+    SHARED: DEST is shared_pristine's, which other gradings may use at the same time: made
+    once, under a lock, never made again (FORCE does not apply: its name says what it was
+    made from), and the lab's older ones there are removed after a day unused."""
+    if not shared:
+        return _make_pristine(lab, dest, log, env, force)
+    top = os.path.dirname(dest)
+    os.makedirs(top, mode=0o755, exist_ok=True)
+    fd = os.open(os.path.join(top, ".lock-%s" % lab.nn), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC |
+                 os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _make_pristine(lab, dest, log, env, False)
+        os.utime(os.path.join(dest, ".ok"))                 # in use: kept
+        for n in os.listdir(top):
+            old = os.path.join(top, n)
+            if n.startswith(lab.nn + "-") and old != dest and not os.path.islink(old):
+                try:
+                    unused = time.time() - os.stat(os.path.join(old, ".ok")).st_mtime
+                except OSError:
+                    unused = 86400.0            # a build that never ended
+                if unused >= 86400.0:
+                    fsutil.remove_tree(old)
+    finally:
+        os.close(fd)
+    return dest
+
+
+def _make_pristine(lab, dest, log, env, force):
     fp = fingerprint(lab, repr(sorted((env or {}).items())))
     ok = os.path.join(dest, ".ok")
     if not force and (fsutil.read_regular(ok, 4096) or b"").decode().strip() == fp:
