@@ -22,6 +22,18 @@ has_gpu() {
 
 L03="$KIT_ROOT/labs/03_global_mem"
 
+# make_planted DIR BIN: the lab in DIR built with a planted bug (PLANTED=BUG, BIN is
+# labNN-BUG); without a GPU for one architecture (sm_75) instead of the fat binary's three:
+# what is checked is that the bug applies and builds, and the lab's own build covers them all
+make_planted() {
+    local bug=${2#*-}
+    if has_gpu; then
+        make -s -C "$1" PLANTED="$bug" "$2"
+    else
+        make -s -C "$1" PLANTED="$bug" CUDA_ARCH=75 "$2"
+    fi
+}
+
 # skip_without_gpu BIN: skip the test when BIN reports no CUDA device (77)
 skip_without_gpu() {
     "$1" --help >/dev/null 2>&1 || true

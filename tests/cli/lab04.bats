@@ -12,7 +12,7 @@ L04="$KIT_ROOT/labs/04_shared_mem"
     [ -x "$L04/lab04" ]
     [ -x "$L04/lab04-ref" ]
     for p in race wrong; do
-        run make -s -C "$L04" PLANTED=$p lab04-$p
+        run make_planted "$L04" lab04-$p
         [ "$status" -eq 0 ] || { echo "$p: $output"; false; }
         [ -x "$L04/lab04-$p" ]
     done

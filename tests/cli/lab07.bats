@@ -101,7 +101,7 @@ setup() {
 
 @test "the planted bugs apply to the solution and build" {
     for p in wrong nosync; do
-        run make -s -C "$L07" PLANTED=$p lab07-$p
+        run make_planted "$L07" lab07-$p
         [ "$status" -eq 0 ] || { echo "$p: $output"; false; }
     done
     # nosync takes exactly one barrier out, wrong changes exactly one line of v4

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Grading on a Slurm cluster (grading/grade --slurm), against a real single-host Slurm started
 # by tests/slurm/cluster.sh (munged, slurmctld and slurmd from the system packages, a CPU
-# partition, no GPU): a lab 01 class of 13 (full-size timed inputs: quick ones are too noisy to compare speed on 2 cores) in 3 array tasks as an unprivileged user, one task
+# partition, no GPU): a lab 01 class of 9 (full-size timed inputs: quick ones are too noisy to compare speed on 2 cores) in 3 array tasks as an unprivileged user, one task
 # cancelled halfway, the same command again grading only what it left, each student graded
 # exactly once, and the result compared with a local grading of the same class and seed
 # (statuses and correctness exactly, speed within two steps of the rubric's curve: this
@@ -42,11 +42,12 @@ setup_file() {
     make -s -C "$KIT_ROOT/grading" WERROR=1 >"$W/make.log" 2>&1 || { cat "$W/make.log"; return 1; }
     "$KIT_ROOT/grading/examples/make.sh" 01 "$W/ex1" >/dev/null
     mkdir -p "$W/class1"
-    for i in 1 2 3 4 5 6; do cp -r "$W/ex1/correct" "$W/class1/s0$i-correct"; done
+    # 3 copies of the reference and one of each example: 3 students a task (the cancelled
+    # task holds one graded and one not), the timed ones few (this file's most time)
+    for i in 1 2 3; do cp -r "$W/ex1/correct" "$W/class1/s0$i-correct"; done
     for e in slow wrong-borders compile-error fake-pass partial infinite-loop; do
         cp -r "$W/ex1/$e" "$W/class1/s-$e"
     done
-    cp -r "$W/ex1/slow" "$W/class1/s-slow2"
     chmod -R a+rX "$W"
     # the local grading the cluster's is compared with: same class, same seed, same options
     "$G" --lab 01 --submissions "$W/class1" --out "$W/local1" --timeout 8 --seed 4343 \
@@ -157,18 +158,19 @@ PY
     [ "$(cat "$out/slurm/1/merge.rc")" -eq 1 ]       # the merge says not everyone is graded
     run "$G" --status "$out"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"graded $((13 - $(wc -w <<<"$left"))) of 13"* ]] || { echo "$output"; false; }
+    [[ "$output" == *"graded $((9 - $(wc -w <<<"$left"))) of 9"* ]] || { echo "$output"; false; }
     # the jobs ran as the unprivileged user
-    [ "$(stat -c %U "$out/students/s01-correct/results.json")" = "$JOBUSER" ]
+    f=$(find "$out/students" -name results.json | head -n 1)
+    [ -n "$f" ] && [ "$(stat -c %U "$f")" = "$JOBUSER" ]
     # the same command again, waiting: only the students left
     run "${cmd[@]}" --wait
     [ "$status" -eq 0 ] || { echo "$output"; cat "$out"/slurm/2/tasks/*/grade.log; false; }
     [ "$(sort "$out/slurm/2/students.txt" | tr '\n' ' ')" = "$(tr ' ' '\n' <<<"$left" | sort | tr '\n' ' ')" ]
-    [ "$(find "$out/students" -name results.json | wc -l)" -eq 13 ]
+    [ "$(find "$out/students" -name results.json | wc -l)" -eq 9 ]
     # each student graded by exactly one task of all rounds
     run bash -c "cut -f1 '$out'/slurm/*/tasks/*/graded.txt | sort | uniq -c | awk '\$1 != 1'"
     [ -z "$output" ] || { echo "$output"; false; }
-    [ "$(cat "$out"/slurm/*/tasks/*/graded.txt | wc -l)" -eq 13 ]
+    [ "$(cat "$out"/slurm/*/tasks/*/graded.txt | wc -l)" -eq 9 ]
     # at least three tasks graded someone
     [ "$(for f in "$out"/slurm/*/tasks/*/graded.txt; do [ -s "$f" ] && echo "$f"; done | wc -l)" -ge 3 ]
     # each record and report names its machine; grading.txt and summary.md list the tasks'
@@ -220,7 +222,7 @@ PY
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     # --status after it: everyone graded, the last round's jobs; --merge-only again: same grades
     run "$G" --status "$out"
-    [[ "$output" == *"graded 13 of 13 (round 2:"* ]] || { echo "$output"; false; }
+    [[ "$output" == *"graded 9 of 9 (round 2:"* ]] || { echo "$output"; false; }
     before=$(cksum <"$out/grades.csv")
     run "$G" --lab 01 --submissions "$W/class1" --out "$out" --rubric "$RUBRIC" --merge-only
     [ "$status" -eq 0 ] || { echo "$output"; false; }
