@@ -153,25 +153,6 @@ def _proc_stats(pids) -> Dict[int, Tuple[int, ...]]:
     return out
 
 
-def parse_schedstat(text: str) -> Optional[int]:
-    """The nanoseconds a task waited, ready, for a core (the second field of
-    /proc/PID/task/TID/schedstat), or None."""
-    f = text.split()
-    return int(f[1]) if len(f) >= 2 and f[1].isdigit() else None
-
-
-def _ready_ns(pids) -> Optional[int]:
-    """The nanoseconds the threads of PIDS still there waited, ready to run, for a core the
-    others held (the scheduler's run-queue delay), or None where the kernel does not say."""
-    total, seen = 0, False
-    for pid in pids:
-        for tid in _listdir(f"/proc/{pid}/task"):
-            n = parse_schedstat(_read_or(f"/proc/{pid}/task/{tid}/schedstat"))
-            if n is not None:
-                total, seen = total + n, True
-    return total if seen else None
-
-
 def _descendants(table: Dict[int, Tuple[int, ...]], root: int) -> Set[int]:
     kids: Dict[int, List[int]] = {}
     for pid, s in table.items():

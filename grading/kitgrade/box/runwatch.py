@@ -19,7 +19,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .boxfiles import _under
 from .cgroups import _RunCgroup
-from .procfs import (_descendants, _ready_ns, _kill, _owner, _pids_of_uid, _proc_stats, _proc_table,
+from .procfs import (_descendants, _kill, _owner, _pids_of_uid, _proc_stats, _proc_table,
                      _read_or, _running, parse_gpu_apps, parse_nspid)
 from .sbtypes import MB, Limits, Result, SandboxError
 
@@ -200,7 +200,6 @@ class _Run:
         self.extra: Set[int] = set()
         self.mem_peak = 0
         self.cpu_seen_ticks = 0
-        self.ready_ns: Optional[int] = None     # run-queue wait when a limit ended it
         self.nproc_seen = False
         self.cg: Optional[_RunCgroup] = None
         self._kill_lock = threading.Lock()
@@ -341,7 +340,6 @@ class _Run:
                 if self.breach is None and clock.past(now, self.cpu_now):
                     self._set_breach("timeout", clock.why(now))
                 if self.breach is not None:
-                    self.ready_ns = _ready_ns(self.pids)
                     self._kill_all()
                     break
                 tick = min(tick * 1.5, 0.05)
@@ -539,9 +537,7 @@ class _Run:
             elif lim.disk_mb is not None or self.box.disk_mb is not None:
                 if not self.box._mounted:
                     self._check_disk()
-        ready_ms = self.ready_ns / 1e6 if self.ready_ns is not None else None
-        return Result(rc, sig, wall_ms, cpu_ms, mem_mb, gpu_peak, self.breach, len(self.extra),
-                      self.detail, True, ready_ms)
+        return Result(rc, sig, wall_ms, cpu_ms, mem_mb, gpu_peak, self.breach, len(self.extra), self.detail, True)
 
 
 def _data_pipe(text: str) -> int:

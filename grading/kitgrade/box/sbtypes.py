@@ -50,5 +50,3 @@ class Result:
                                       # every few ms: a very short one can be missed)
     detail: str = ""                  # a plain sentence on the breach, or why it did not start
     started: bool = True              # False: the command never ran (detail says why)
-    ready_ms: Optional[float] = None  # when a limit ended it: the time its threads then alive
-                                      # had waited, ready, for a core others held (run queue)

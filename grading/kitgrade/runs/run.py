@@ -103,16 +103,14 @@ class Outcome:
 def run_record(ctx, name, res, started, gated_s=None, gpu=None, cores=None):
     """A run's entry in results.json "runs": name, wall ms, exit status (or 128 + the signal),
     CPU ms, its start in seconds from the grading's start, the seconds it was held at its
-    gate (a timed run started early), the GPU and cores it ran on, and for a run a limit
-    ended the ms it waited, ready, for a core (ready_ms); RES: the sandbox's Result, STARTED:
-    time.monotonic() at its start."""
+    gate (a timed run started early), the GPU and cores it ran on; RES: the sandbox's Result,
+    STARTED: time.monotonic() at its start."""
     rec = {"name": name, "wall_ms": _r(res.wall_ms), "rc": res.rc if res.rc is not None
            else 128 + (res.signal or 0), "cpu_ms": _r(res.cpu_ms)}
     at = ctx.since_start(started)
     for k, x in (("at", at), ("gated_s", None if gated_s is None else round(gated_s, 3)),
                  ("gpu", None if gpu is None else str(gpu)),
-                 ("cores", sorted(cores) if cores else None),
-                 ("ready_ms", _r(getattr(res, "ready_ms", None)))):
+                 ("cores", sorted(cores) if cores else None)):
         if x is not None:
             rec[k] = x
     return rec
@@ -363,15 +361,12 @@ class Runner:
 
     def hung(self, case, v, res):
         """Variant V of CASE was the one running when a run of several (RES) ran out of time.
-        A run that spent most of its time on a core or ready for one (a loop, or a wait for a
-        kernel that never ends, spinning; on a host whose cores other runs kept busy, a loop
-        runs for part of the time and waits in the scheduler's queue for the rest) hung: V's
-        outcome, and it is not run again. One that mostly slept (a run slowed by the students
-        it shared the GPU with: 3.4 s on a core in 17 s) is not called a hang yet: V runs alone
-        from now on, with a limit of its own (its outcome there; past that limit it is barred,
-        settle). True: V is left to run alone."""
-        busy = None if res.cpu_ms is None else res.cpu_ms + (getattr(res, "ready_ms", None) or 0)
-        if busy is not None and res.wall_ms and busy >= 0.5 * res.wall_ms:
+        A run that spent most of its time on a core (a loop, or a wait for a kernel that never
+        ends, spinning) hung: V's outcome, and it is not run again. One that mostly waited
+        (a run slowed by the students it shared the GPU with: 3.4 s on a core in 17 s) is not
+        called a hang yet: V runs alone from now on, with a limit of its own (its outcome
+        there; past that limit it is barred, settle). True: V is left to run alone."""
+        if res.cpu_ms is not None and res.wall_ms and res.cpu_ms >= 0.5 * res.wall_ms:
             self.outcomes.append(Outcome(case.name, case.part, v, "timeout",
                                          self.breach_reason("timeout"), case.kind))
             self.bar(case, v, "timeout")
