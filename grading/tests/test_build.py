@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import unittest
+from unittest import mock
 
 import util
 from kitgrade.lab import build, devstatic
@@ -65,10 +66,13 @@ class Lab(util.TempCase):
 
     def test_shared_pristine(self):
         """One pristine kit for every grading of the kit: in its grading/build, named by what
-        it is made from; made once, kept while in use, an old one removed after a day unused;
-        none where this process does not own the folder."""
+        it is made from (the metrics tool and the build's settings too); made once, held while
+        in use; --force makes it again beside the one in use; an old one is removed when no
+        grading holds it and none started with it for a day; none where this process does not
+        own the folder."""
         lab = build.find_lab(self.kit, "99")
         top = os.path.join(self.kit, "grading", "build")
+        log = os.path.join(self.tmp, "log")
         self.assertIsNone(build.shared_pristine(lab))               # no grading/build yet
         os.makedirs(top)
         os.chmod(top, 0o777)
@@ -80,21 +84,34 @@ class Lab(util.TempCase):
         dest = build.shared_pristine(lab)
         self.assertEqual(os.path.dirname(dest), os.path.join(top, "pristine"))
         self.assertNotEqual(build.shared_pristine(lab, {"CUDA_ARCH": "90"}), dest)
-        build.make_pristine(lab, dest, os.path.join(self.tmp, "log"), shared=True)
+        with mock.patch.dict(os.environ, {"NVCC": "/opt/cuda-12/bin/nvcc"}):
+            self.assertNotEqual(build.shared_pristine(lab), dest)
+        build.make_pristine(lab, dest, log, shared=True)
         mark = os.path.join(dest, "marker")
         open(mark, "w").close()
-        build.make_pristine(lab, dest, os.path.join(self.tmp, "log"), force=True, shared=True)
-        self.assertTrue(os.path.exists(mark))                       # never made again
-        # the kit changes: a new name; the old one stays while it may be in use (a day)
-        os.utime(os.path.join(lab.solutions, "fake.c"), (1, 1))
+        build.make_pristine(lab, dest, log, shared=True)
+        self.assertTrue(os.path.exists(mark))                       # kept
+        build.make_pristine(lab, dest, log, force=True, shared=True)
+        self.assertFalse(os.path.exists(mark))                      # made again
+        aside = [n for n in os.listdir(os.path.dirname(dest)) if ".old-" in n]
+        self.assertEqual(len(aside), 1)                             # the one in use, kept
+        # the kit changes: a new name; the old ones stay while in use, or for a day
+        util.put(os.path.join(self.kit, "grading", "metrics.tsv"), "a metric\n")
         new = build.shared_pristine(lab)
         self.assertNotEqual(new, dest)
-        build.make_pristine(lab, new, os.path.join(self.tmp, "log"), shared=True)
+        with self.assertRaises(build.KitError):                     # changed since it was named
+            build.make_pristine(lab, dest, log, shared=True)
+        build.make_pristine(lab, new, log, shared=True)
         self.assertTrue(os.path.isfile(os.path.join(new, ".skeleton", "lab99")))
-        self.assertTrue(os.path.exists(mark))
-        os.utime(os.path.join(dest, ".ok"), (1, 1))
-        build.make_pristine(lab, new, os.path.join(self.tmp, "log"), shared=True)
-        self.assertFalse(os.path.exists(dest))
+        self.assertTrue(os.path.isdir(dest))
+        for d in (dest, os.path.join(os.path.dirname(dest), aside[0])):
+            os.utime(os.path.join(d, ".ok"), (1, 1))
+        build.make_pristine(lab, new, log, shared=True)
+        self.assertTrue(os.path.isdir(dest))                        # this process holds it
+        for fd in build._IN_USE:                                    # as when it ends
+            os.close(fd)
+        build._IN_USE.clear()
+        build.make_pristine(lab, new, log, shared=True)
         self.assertEqual(sorted(os.listdir(os.path.dirname(new))),
                          [".lock-99", os.path.basename(new)])
 

@@ -317,7 +317,8 @@ def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
 
 def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, started, priv,
                   base):
-    if not fsutil.make_safe(kit):
+    staged = not fsutil.make_safe(kit)
+    if staged:
         kit = stage_kit(kit, lab.nn, os.path.join(base, ".stage"))
         lab = build.find_lab(kit, lab.nn)
     tmp = os.path.join(base, ".grader-tmp")
@@ -343,8 +344,8 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
         raise Fatal("%s: %s" % (rpath, "; ".join(bad)))
     ctx = Ctx(opts=opts, lab=lab, rub=rub, info=info, cases=rub.draw(seed, opts.quick),
               outputs={}, seed=seed, out=out, home=base,
-              pristine=build.shared_pristine(lab, _pristine_env(arch)) or
-              os.path.join(base, "pristine"), checker=checker,
+              pristine=_shared(opts, lab, arch, staged) or os.path.join(base, "pristine"),
+              checker=checker,
               cache=os.path.join(own_folder(opts, out), ".cache"), tmp=tmp, cuda_arch=arch or "")
     ctx.clock = rub.perf_clock or ("gpu" if lab.gpu else "cpu")
     ctx.tools = tools
@@ -359,6 +360,17 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
 
 def _pristine_env(arch):
     return {"CUDA_ARCH": arch} if arch else None
+
+
+def _shared(opts, lab, arch, staged):
+    """The kit's shared pristine kit (build.shared_pristine), or None where this grading makes
+    its own: where the grader is not root (a box's user may be the grader's own, who could
+    write its files), without a sandbox, not in a Slurm task (tasks on several hosts would build it at once: a lock is
+    one host's), not for a kit staged in OUT (made again on every run)."""
+    if os.geteuid() != 0 or opts.sandbox == "none" or staged or \
+            getattr(getattr(opts, "slurm", None), "shard", None) is not None:
+        return None
+    return build.shared_pristine(lab, _pristine_env(arch))
 
 
 def finish_setup(ctx, tools, mode):

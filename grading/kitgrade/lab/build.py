@@ -3,8 +3,8 @@
 Builds: the pristine kit every submission is built against, the student's files put in, the
 kit's own build rules run in the box, and the forbidden-symbol check.
 
-The pristine kit (OUT/pristine, or a private folder when OUT's path cannot be handed to make)
-holds common/ and the lab's folder without ref.c, the skeleton regenerated from the solution,
+The pristine kit (the kit's grading/build/pristine/NN-FINGERPRINT, shared by the gradings of
+the kit; or OUT/pristine, or a private folder when OUT's path cannot be handed to make) holds common/ and the lab's folder without ref.c, the skeleton regenerated from the solution,
 the kit's libraries prebuilt with GRADED=1 (no reference linked) and nothing else: no
 solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics. A box sees it read-only.
 A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src ENTRY=... labNN`:
@@ -47,6 +47,7 @@ _COMMON_SKIP = re.compile(r"^(ref\.c|build|.*\.o|.*\.a|.*\.so|.*\.tmp)$")
 # the profiler-metrics tool (--profile runs it in the box): its entry, data and package
 ENTRY_FILE = ".entry.txt"
 METRICS_FILES = ("metrics", "metrics.tsv", "metric_sets.tsv", "plot_metrics.gp", "kitmetrics")
+_PY_SKIP = re.compile(r"^(__pycache__|.*\.pyc)$")
 
 
 class KitError(Exception):
@@ -107,11 +108,27 @@ def _copy_tree(src, dst, skip):
             shutil.copy2(e.path, os.path.join(dst, e.name))
 
 
+# what else a pristine kit is made with: the build's settings a caller's environment may hold
+_FP_ENV = ("PATH", "CUDA_HOME", "NVCC", "CC", "OPT", "KIT_FAT_ARCH", "NVCC_EXTRA", "CUDA_ARCH")
+
+
 def fingerprint(lab, extra=""):
-    """What the pristine kit is made from (sizes and times of the files it copies)."""
+    """What the pristine kit is made from: the sizes and times of the files it copies (the
+    kit's common/, the lab and its solution, the profiler-metrics tool, the CUPTI library),
+    where .deps leads, the build's settings in the environment, and this module (the grader
+    that makes it)."""
     h = hashlib.sha256(extra.encode())
-    for top, skip in ((os.path.join(lab.kit, "common"), _COMMON_SKIP), (lab.dir, _LAB_SKIP),
-                      (lab.solutions, _LAB_SKIP)):
+    h.update(repr([(k, os.environ.get(k)) for k in _FP_ENV]).encode())
+    h.update(os.path.realpath(os.path.join(lab.kit, ".deps")).encode())
+    with open(__file__, "rb") as f:
+        h.update(f.read())
+    g = os.path.join(lab.kit, "grading")
+    tops = [(os.path.join(lab.kit, "common"), _COMMON_SKIP), (lab.dir, _LAB_SKIP),
+            (lab.solutions, _LAB_SKIP)] + [(os.path.join(g, f), _PY_SKIP) for f in METRICS_FILES]
+    for top, skip in tops + [(os.path.join(lab.kit, "common", "build", "libkitcupti.so"), None)]:
+        if os.path.isfile(top):
+            st = os.stat(top)
+            h.update(("%s %d %d\n" % (top, st.st_size, st.st_mtime_ns)).encode())
         for dp, dns, fns in os.walk(top):
             dns[:] = sorted(d for d in dns if not skip.match(d) and not d.startswith("."))
             for f in sorted(fns):
@@ -140,9 +157,10 @@ def make_env(extra=None):
 def shared_pristine(lab, env=None):
     """Where every grading of LAB from this kit keeps one pristine kit (make_pristine with
     shared=True): the kit's grading/build/pristine/NN-FINGERPRINT, a name that changes with
-    the kit's files and the build's settings, so that a grading never finds another's kit
-    there. None where this process does not own that folder (a Slurm task's user), or as
-    root where the boxes' users could not reach it: then each grading keeps its own."""
+    what it is made from (fingerprint), so that a grading never finds another's kit there.
+    None where this process does not own that folder, or as root where the boxes' users
+    could not reach it: then each grading makes its own (the caller also keeps its own where
+    a box's user could write the kit's files, or several hosts could build at once)."""
     top = os.path.join(lab.kit, "grading", "build")
     try:
         st = os.stat(top)
@@ -155,33 +173,64 @@ def shared_pristine(lab, env=None):
     return os.path.join(top, "pristine", "%s-%s" % (lab.nn, fp[:20]))
 
 
+_IN_USE = []        # the open .ok of each shared pristine kit this process uses (held shared)
+
+
 def make_pristine(lab, dest, log, env=None, force=False, shared=False):
     """Make (or keep) the pristine kit of LAB in DEST; KitError when it does not build.
-    SHARED: DEST is shared_pristine's, which other gradings may use at the same time: made
-    once, under a lock, never made again (FORCE does not apply: its name says what it was
-    made from), and the lab's older ones there are removed after a day unused."""
+    SHARED: DEST is shared_pristine's, which other gradings may use at the same time. Made
+    under a lock; while this process lives it holds its .ok locked shared (in use). FORCE
+    makes it again beside it, then puts it in its place (a grading using the old one keeps
+    it). The lab's others there (another fingerprint, or one put aside) are removed when no
+    grading uses them and none has started with them for a day."""
     if not shared:
         return _make_pristine(lab, dest, log, env, force)
+    fp = fingerprint(lab, repr(sorted((env or {}).items())))
+    if os.path.basename(dest) != "%s-%s" % (lab.nn, fp[:20]):
+        raise KitError("the kit changed while this grading started: start it again")
     top = os.path.dirname(dest)
     os.makedirs(top, mode=0o755, exist_ok=True)
     fd = os.open(os.path.join(top, ".lock-%s" % lab.nn), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC |
                  os.O_NOFOLLOW, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        _make_pristine(lab, dest, log, env, False)
-        os.utime(os.path.join(dest, ".ok"))                 # in use: kept
+        ok = (fsutil.read_regular(os.path.join(dest, ".ok"), 4096) or b"").decode().strip()
+        if force or ok != fp:
+            new = _make_pristine(lab, dest + ".new", log, env, True)
+            if os.path.isdir(dest):
+                os.rename(dest, "%s.old-%d-%d" % (dest, os.getpid(), time.time()))
+            os.rename(new, dest)
+        use = os.open(os.path.join(dest, ".ok"), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        fcntl.flock(use, fcntl.LOCK_SH)
+        _IN_USE.append(use)
+        os.utime(os.path.join(dest, ".ok"))
         for n in os.listdir(top):
             old = os.path.join(top, n)
-            if n.startswith(lab.nn + "-") and old != dest and not os.path.islink(old):
-                try:
-                    unused = time.time() - os.stat(os.path.join(old, ".ok")).st_mtime
-                except OSError:
-                    unused = 86400.0            # a build that never ended
-                if unused >= 86400.0:
-                    fsutil.remove_tree(old)
+            if n.startswith(lab.nn + "-") and old != dest and not os.path.islink(old) and \
+                    _unused(old):
+                fsutil.remove_tree(old)
     finally:
         os.close(fd)
     return dest
+
+
+def _unused(d):
+    """No grading uses the shared pristine kit D (none holds its .ok) and none started with it
+    for a day (a kit on a folder other hosts share: their locks are not seen here)."""
+    try:
+        f = os.open(os.path.join(d, ".ok"), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return True                     # a build that never ended
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    finally:
+        os.close(f)
+    try:
+        return time.time() - os.stat(os.path.join(d, ".ok")).st_mtime >= 86400.0
+    except OSError:
+        return True
 
 
 def _make_pristine(lab, dest, log, env, force):
@@ -208,7 +257,7 @@ def _make_pristine(lab, dest, log, env, force):
         if os.path.isfile(p):
             shutil.copy2(p, os.path.join(gdir, f))
         elif os.path.isdir(p):
-            _copy_tree(p, os.path.join(gdir, f), re.compile(r"^(__pycache__|.*\.pyc)$"))
+            _copy_tree(p, os.path.join(gdir, f), _PY_SKIP)
     deps = os.path.join(lab.kit, ".deps")
     if os.path.isdir(deps):
         os.symlink(os.path.realpath(deps), os.path.join(tmp, ".deps"))
