@@ -175,6 +175,7 @@ def grading_txt(ctx, state, subs, sandbox_line, started):
         "rubric: %s" % ctx.rub.path,
         "rubric-sha256: %s" % _sha(ctx.rub.path.split(" + ")),
         "kit-commit: %s" % _commit(ctx.lab.kit),
+        "pristine: %s" % ctx.pristine,
         "started: %s" % (state.get("started") or started),
         "last-run: %s" % time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "host: %s, %d cores" % (socket.gethostname(), os.cpu_count() or 1),
