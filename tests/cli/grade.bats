@@ -157,16 +157,14 @@ json() {
     mkdir -p "$top/subs"
     cp -r "$GT/ex/partial" "$top/subs/"
     run "$G" --lab 01 --submissions "$top/subs" --out "$top/out" --quick --timeout 3
-    # kept in the kit for every grading of it; grading.txt says which
     p=$(sed -n 's/^pristine: //p' "$top/out/grading.txt")
-    inkit=0
-    [[ "$p" == "$KIT_ROOT/grading/build/pristine/01-"* ]] && [ ! -e "$top/out/pristine" ] && inkit=1
+    [[ "$p" == "$KIT_ROOT/grading/build/pristine/01-"* ]] && [ ! -e "$top/out/pristine" ] && inkit=1   # the kit's, shared
     exe="$p/.skeleton/lab01"
     nmout=$(nm --defined-only "$exe" 2>&1 || echo "nm failed")
     leaks=$(find "$p" -name ref.c -o -name '*.rubric' -o -name solutions -o -name tests | wc -l)
     rm -rf "$top"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    [ "$inkit" -eq 1 ] || { echo "pristine: $p"; false; }
+    [ "${inkit:-0}" -eq 1 ] || { echo "pristine: $p"; false; }
     [[ "$nmout" == *" T main"* ]]
     [[ "$nmout" != *kit_ref_* ]]
     [[ "$nmout" != *kit_lab_ref* ]]
