@@ -366,8 +366,8 @@ def _pristine_env(arch):
 def _shared(opts, lab, arch, staged):
     """The kit's shared pristine kit (build.shared_pristine), or None where this grading makes
     its own: where the grader is not root (a box's user may be the grader's own, who could
-    write its files), without a sandbox, not in a Slurm task (tasks on several hosts would build it at once: a lock is
-    one host's), not for a kit staged in OUT (made again on every run)."""
+    write its files), without a sandbox, in a Slurm task (tasks on several hosts would build
+    it at once: a lock is one host's), or for a kit staged in OUT (made again on every run)."""
     if os.geteuid() != 0 or opts.sandbox == "none" or staged or \
             getattr(getattr(opts, "slurm", None), "shard", None) is not None:
         return None

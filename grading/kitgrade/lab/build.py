@@ -4,8 +4,9 @@ Builds: the pristine kit every submission is built against, the student's files 
 kit's own build rules run in the box, and the forbidden-symbol check.
 
 The pristine kit (the kit's grading/build/pristine/NN-FINGERPRINT, shared by the gradings of
-the kit; or OUT/pristine, or a private folder when OUT's path cannot be handed to make) holds common/ and the lab's folder without ref.c, the skeleton regenerated from the solution,
-the kit's libraries prebuilt with GRADED=1 (no reference linked) and nothing else: no
+the kit; or OUT/pristine, or a private folder when OUT's path cannot be handed to make) holds
+common/ and the lab's folder without ref.c, the skeleton regenerated from the solution, the
+kit's libraries prebuilt with GRADED=1 (no reference linked) and nothing else: no
 solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics. A box sees it read-only.
 A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src ENTRY=... labNN`:
 the kit's rules, the student's files only from BOX/src (no student Makefile exists anywhere),
