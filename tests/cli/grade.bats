@@ -158,13 +158,14 @@ json() {
     cp -r "$GT/ex/partial" "$top/subs/"
     run "$G" --lab 01 --submissions "$top/subs" --out "$top/out" --quick --timeout 3
     p=$(sed -n 's/^pristine: //p' "$top/out/grading.txt")
-    [[ "$p" == "$KIT_ROOT/grading/build/pristine/01-"* ]] && [ ! -e "$top/out/pristine" ] && inkit=1   # the kit's, shared
+    own=$(ls -d "$top/out/pristine" 2>/dev/null || true)   # none: the kit's, shared
     exe="$p/.skeleton/lab01"
     nmout=$(nm --defined-only "$exe" 2>&1 || echo "nm failed")
     leaks=$(find "$p" -name ref.c -o -name '*.rubric' -o -name solutions -o -name tests | wc -l)
     rm -rf "$top"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    [ "${inkit:-0}" -eq 1 ] || { echo "pristine: $p"; false; }
+    [[ "$p" == "$KIT_ROOT/grading/build/pristine/01-"* ]] || { echo "pristine: $p"; false; }
+    [ -z "$own" ]
     [[ "$nmout" == *" T main"* ]]
     [[ "$nmout" != *kit_ref_* ]]
     [[ "$nmout" != *kit_lab_ref* ]]

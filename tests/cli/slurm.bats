@@ -161,7 +161,8 @@ PY
     [[ "$output" == *"graded $((9 - $(wc -w <<<"$left"))) of 9"* ]] || { echo "$output"; false; }
     # the jobs ran as the unprivileged user
     f=$(find "$out/students" -name results.json | head -n 1)
-    [ -n "$f" ] && [ "$(stat -c %U "$f")" = "$JOBUSER" ]
+    [ -n "$f" ]
+    [ "$(stat -c %U "$f")" = "$JOBUSER" ]
     # the same command again, waiting: only the students left
     run "${cmd[@]}" --wait
     [ "$status" -eq 0 ] || { echo "$output"; cat "$out"/slurm/2/tasks/*/grade.log; false; }
