@@ -2,9 +2,11 @@
 """pytap.py DIR PATTERN - run the Python unittest files of DIR whose names match
 PATTERN (unittest's glob, e.g. 'test_metrics*.py') and print TAP, the format
 tests/run counts: "ok N name", "not ok N name" (the traceback as # lines after
-it), "ok N name # skip reason". Exit 0 when nothing failed."""
+it), "ok N name # skip reason". A test that ran ends its line with " in Nms", as bats --timing
+does. Exit 0 when nothing failed."""
 import os
 import sys
+import time
 import unittest
 
 
@@ -12,6 +14,14 @@ class TapResult(unittest.TestResult):
     def __init__(self):
         super().__init__()
         self.n = 0
+        self.t0 = time.monotonic()
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.t0 = time.monotonic()
+
+    def _ms(self):
+        return " in %dms" % round(1000 * (time.monotonic() - self.t0))
 
     def _line(self, status, test, extra=""):
         self.n += 1
@@ -19,10 +29,10 @@ class TapResult(unittest.TestResult):
 
     def addSuccess(self, test):
         super().addSuccess(test)
-        self._line("ok", test)
+        self._line("ok", test, self._ms())
 
     def _bad(self, test, err):
-        self._line("not ok", test)
+        self._line("not ok", test, self._ms())
         for line in self._exc_info_to_string(err, test).splitlines():
             print("# " + line)
 
