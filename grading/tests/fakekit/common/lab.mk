@@ -9,7 +9,7 @@ $(BIN): $(O)/$(BIN)
 $(O)/$(BIN): $(SRC)/fake.c $(KIT)/common/fakeharness.py
 	@mkdir -p $(O)/build/skel
 	gcc -c -x c $(SRC)/fake.c -o $(O)/build/skel/fake.c.o
-	{ echo '#!/usr/bin/env python3'; echo 'FAKE_C = r"""'; cat $(SRC)/fake.c; echo '"""'; \
+	{ echo '#!/usr/bin/env -S python3 -S'; echo 'FAKE_C = r"""'; cat $(SRC)/fake.c; echo '"""'; \
 	  cat $(KIT)/common/fakeharness.py; } > $@
 	chmod +x $@
 .PHONY: $(BIN)

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """The fake labs' checker (check-99, check-98, check-97): describe and compare as DESIGN.md's
 checker, with the outputs the fake harness makes (common/fakeharness.py). Lab 97 is lab 98 in
 two parts, a and b, whose variant numbers repeat (1..3 each)."""
