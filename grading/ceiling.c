@@ -12,6 +12,7 @@
  * Exit 0; 1 when there is nothing to measure (no device).
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE         /* madvise */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,7 @@ int main(void)
 }
 
 #else /* the host's memory */
+#include <sys/mman.h>
 
 static double now_s(void)
 {
@@ -120,18 +122,23 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* 2 x 128 MiB: past any one socket's last-level cache, on huge pages where the kernel
+ * gives them (touching 512 MiB of small pages cost more CPU than the copies: the grader
+ * measures this once per grading) */
 int main(void)
 {
-    const size_t bytes = (size_t)256 << 20;
-    char *a = malloc(bytes), *b = malloc(bytes);
+    const size_t bytes = (size_t)128 << 20;
+    char *a = aligned_alloc((size_t)2 << 20, bytes), *b = aligned_alloc((size_t)2 << 20, bytes);
     if (!a || !b) {
         fprintf(stderr, "ceiling-host: out of memory\n");
         return 1;
     }
+    madvise(a, bytes, MADV_HUGEPAGE);       /* advice only: small pages where refused */
+    madvise(b, bytes, MADV_HUGEPAGE);
     memset(a, 1, bytes);
     memset(b, 2, bytes);
     double best = 0.0;
-    for (int round = 0; round < 6; round++) {
+    for (int round = 0; round < 4; round++) {
         const double t0 = now_s();
 #pragma omp parallel
         {
