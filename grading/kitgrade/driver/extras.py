@@ -51,7 +51,7 @@ def sanitize(ctx, r, cores):
         pre = [tool, "--tool", "memcheck", "--padding", "4096", "--error-exitcode", "99"]
     else:
         argv = build.build_argv(ctx.lab, ctx.pristine, r.box.root, out="asan", extra=[
-            "LAB_CFLAGS=-fsanitize=address,undefined -fno-omit-frame-pointer"])
+            "LAB_CFLAGS=-fsanitize=address,undefined -fno-omit-frame-pointer"], kit_objects=False)
         log = os.path.join(r.sd, "logs", "asan-build.log")
         res = r.box.run(argv, cwd=r.box.root, env=ctx.env(extra={"HOME": str(r.box.root)}),
                         limits=ctx.limits("build", cpus=cores), stdout=log, stderr=log, cpus=cores)

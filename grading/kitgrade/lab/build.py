@@ -6,11 +6,13 @@ kit's own build rules run in the box, and the forbidden-symbol check.
 The pristine kit (the kit's grading/build/pristine/NN-FINGERPRINT, shared by the gradings of
 the kit; or OUT/pristine, or a private folder when OUT's path cannot be handed to make) holds
 common/ and the lab's folder without ref.c, the skeleton regenerated from the solution, the
-kit's libraries prebuilt with GRADED=1 (no reference linked) and nothing else: no
-solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics. A box sees it read-only.
-A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src ENTRY=... labNN`:
-the kit's rules, the student's files only from BOX/src (no student Makefile exists anywhere),
-only the skeleton's entry points left global in them.
+kit's libraries prebuilt with GRADED=1 (no reference linked), the skeleton built once (its
+objects of the lab's own files, main.c's and the rest, are linked into every student's build)
+and nothing else: no solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics.
+A box sees it read-only. A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out
+SRC=BOX/src ENTRY=... LAB_OBJ_DIR=PRISTINE/.skeleton/build labNN`: the kit's rules, the
+student's files only from BOX/src (no student Makefile exists anywhere), only the skeleton's
+entry points left global in them.
 """
 import fcntl
 import hashlib
@@ -361,14 +363,20 @@ class BuildResult:
     early: str = "not checked"  # why its timed runs may not start early ('' when they may)
 
 
-def build_argv(lab, pristine, box_root, out="out", extra=()):
+def build_argv(lab, pristine, box_root, out="out", extra=(), kit_objects=True):
+    """A student's build; KIT_OBJECTS: the lab's own objects (main.c's, spec.c's, ...) linked
+    from the pristine kit's skeleton build, where they were compiled with the same flags,
+    rather than compiled again (not for a build with flags of its own, the sanitizer's)."""
     box_root = str(box_root)
     ldir = os.path.join(pristine, "labs", lab.name)
     entry = os.path.join(pristine, ENTRY_FILE)
+    objs = os.path.join(pristine, ".skeleton", "build")
     # WERROR=1: a warning is an error in a graded build (make presubmit says so beforehand)
     return ["make", "--no-print-directory", "-C", ldir, "GRADED=1", "WERROR=1",
             "O=" + os.path.join(box_root, out), "SRC=" + os.path.join(box_root, "src")] + \
-        (["ENTRY=" + entry] if os.path.isfile(entry) else []) + list(extra) + [lab.binary]
+        (["ENTRY=" + entry] if os.path.isfile(entry) else []) + \
+        (["LAB_OBJ_DIR=" + objs] if kit_objects and os.path.isdir(objs) else []) + \
+        list(extra) + [lab.binary]
 
 
 def clean_log(text, box_root, pristine):
