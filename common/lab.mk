@@ -39,10 +39,7 @@ B        := $(O)/build
 CFLAGS   := $(CFLAGS_KIT) -I$(LAB_DIR) $(LAB_CFLAGS)
 NVCCFLAGS := $(NVCCFLAGS_KIT) -I$(LAB_DIR) $(LAB_NVCCFLAGS)
 
-# LAB_OBJ_DIR=DIR (a graded build): the kit's own objects of the lab, built once in the
-# grader's pristine kit, are linked from DIR rather than compiled for each student (they
-# hold nothing of the student's: no header is a student's file)
-LAB_OBJS    := $(patsubst %,$(if $(and $(filter 1,$(GRADED)),$(LAB_OBJ_DIR)),$(LAB_OBJ_DIR),$(B))/%.o,$(LAB_SRCS))
+LAB_OBJS    := $(patsubst %,$(B)/%.o,$(LAB_SRCS))
 SKEL_OBJS   := $(patsubst %,$(B)/skel/%.o,$(STUDENT_SRCS))
 SOL_OBJS    := $(patsubst %,$(B)/sol/%.o,$(STUDENT_SRCS))
 HEADERS     := $(wildcard $(LAB_DIR)/*.h) $(wildcard $(COMMON)/*.h)

@@ -38,6 +38,26 @@ class Lab(util.TempCase):
         with self.assertRaisesRegex(build.KitError, "no lab 42"):
             build.find_lab(self.kit, "42")
 
+    def test_the_labs_own_objects_are_linked_from_the_pristine_kit(self):
+        lab = build.find_lab(os.path.dirname(util.GRADING), "01")
+        self.assertEqual(lab.own, ["main.c", "spec.c"])
+        p = os.path.join(self.tmp, "pristine")
+        objs = [os.path.join(p, ".skeleton", "build", f) for f in ("main.c.o", "spec.c.o")]
+        box = os.path.join(self.tmp, "box")
+        # not built (yet): every object is compiled in the student's build
+        self.assertFalse([a for a in build.build_argv(lab, p, box) if a.startswith("LAB_OBJS=")])
+        os.makedirs(os.path.dirname(objs[0]))
+        for o in objs:
+            open(o, "w").close()
+        argv = build.build_argv(lab, p, box)
+        self.assertIn("LAB_OBJS=" + " ".join(objs), argv)
+        self.assertEqual(argv[-1], "lab01")
+        # a build with flags of its own (the sanitizer's) compiles them again
+        self.assertFalse([a for a in build.build_argv(lab, p, box, kit_objects=False)
+                          if a.startswith("LAB_OBJS=")])
+        os.remove(objs[1])
+        self.assertFalse([a for a in build.build_argv(lab, p, box) if a.startswith("LAB_OBJS=")])
+
     def test_pristine(self):
         lab = build.find_lab(self.kit, "99")
         util.put(os.path.join(lab.dir, "ref.c"), "int kit_ref(void);\n")

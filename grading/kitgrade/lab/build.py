@@ -10,9 +10,9 @@ kit's libraries prebuilt with GRADED=1 (no reference linked), the skeleton built
 objects of the lab's own files, main.c's and the rest, are linked into every student's build)
 and nothing else: no solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics.
 A box sees it read-only. A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out
-SRC=BOX/src ENTRY=... LAB_OBJ_DIR=PRISTINE/.skeleton/build labNN`: the kit's rules, the
-student's files only from BOX/src (no student Makefile exists anywhere), only the skeleton's
-entry points left global in them.
+SRC=BOX/src ENTRY=... LAB_OBJS="PRISTINE/.skeleton/build/main.c.o ..." labNN`: the kit's
+rules, the student's files only from BOX/src (no student Makefile exists anywhere), only the
+skeleton's entry points left global in them.
 """
 import fcntl
 import hashlib
@@ -65,6 +65,7 @@ class Lab:
     name: str                   # 03_global_mem
     srcs: List[str]             # STUDENT_SRCS
     gpu: bool
+    own: List[str] = field(default_factory=list)   # LAB_SRCS: the lab's own files (main.c, ...)
 
     @property
     def dir(self):
@@ -92,7 +93,9 @@ def find_lab(kit, nn):
     if not m or not m.group(1).split():
         raise KitError("%s/Makefile names no STUDENT_SRCS" % os.path.join(labs, names[0]))
     g = re.search(r"^GPU\s*:?=\s*(\S+)", mk, re.M)
-    lab = Lab(kit, nn, names[0], m.group(1).split(), bool(g and g.group(1) == "1"))
+    own = re.search(r"^LAB_SRCS\s*:?=\s*(.+)$", mk, re.M)
+    lab = Lab(kit, nn, names[0], m.group(1).split(), bool(g and g.group(1) == "1"),
+              own.group(1).split() if own else [])
     if not os.path.isdir(lab.solutions):
         raise KitError("no reference solution in %s" % lab.solutions)
     return lab
@@ -364,19 +367,20 @@ class BuildResult:
 
 
 def build_argv(lab, pristine, box_root, out="out", extra=(), kit_objects=True):
-    """A student's build; KIT_OBJECTS: the lab's own objects (main.c's, spec.c's, ...) linked
-    from the pristine kit's skeleton build, where they were compiled with the same flags,
-    rather than compiled again (not for a build with flags of its own, the sanitizer's)."""
+    """A student's build; KIT_OBJECTS: the lab's own objects (LAB_SRCS: main.c's, spec.c's,
+    ...; they hold nothing of the student's, whose files are no header) linked from the
+    pristine kit's skeleton build, where they were compiled with the same flags, rather than
+    compiled again for each student (not for a build with flags of its own, the sanitizer's)."""
     box_root = str(box_root)
     ldir = os.path.join(pristine, "labs", lab.name)
     entry = os.path.join(pristine, ENTRY_FILE)
-    objs = os.path.join(pristine, ".skeleton", "build")
+    objs = [os.path.join(pristine, ".skeleton", "build", f + ".o") for f in lab.own]
+    have = kit_objects and objs and all(os.path.isfile(o) for o in objs)
     # WERROR=1: a warning is an error in a graded build (make presubmit says so beforehand)
     return ["make", "--no-print-directory", "-C", ldir, "GRADED=1", "WERROR=1",
             "O=" + os.path.join(box_root, out), "SRC=" + os.path.join(box_root, "src")] + \
         (["ENTRY=" + entry] if os.path.isfile(entry) else []) + \
-        (["LAB_OBJ_DIR=" + objs] if kit_objects and os.path.isdir(objs) else []) + \
-        list(extra) + [lab.binary]
+        (["LAB_OBJS=" + " ".join(objs)] if have else []) + list(extra) + [lab.binary]
 
 
 def clean_log(text, box_root, pristine):
