@@ -93,9 +93,11 @@ def find_lab(kit, nn):
     if not m or not m.group(1).split():
         raise KitError("%s/Makefile names no STUDENT_SRCS" % os.path.join(labs, names[0]))
     g = re.search(r"^GPU\s*:?=\s*(\S+)", mk, re.M)
+    # the lab's own files on one line; a list continued over lines (\) is not read, and then
+    # a student's build compiles them all, as without this list
     own = re.search(r"^LAB_SRCS\s*:?=\s*(.+)$", mk, re.M)
-    lab = Lab(kit, nn, names[0], m.group(1).split(), bool(g and g.group(1) == "1"),
-              own.group(1).split() if own else [])
+    own = own.group(1).split() if own and not own.group(1).rstrip().endswith("\\") else []
+    lab = Lab(kit, nn, names[0], m.group(1).split(), bool(g and g.group(1) == "1"), own)
     if not os.path.isdir(lab.solutions):
         raise KitError("no reference solution in %s" % lab.solutions)
     return lab
@@ -202,7 +204,7 @@ def make_pristine(lab, dest, log, env=None, force=False, shared=False):
         fcntl.flock(fd, fcntl.LOCK_EX)
         ok = (fsutil.read_regular(os.path.join(dest, ".ok"), 4096) or b"").decode().strip()
         if force or ok != fp:
-            new = _make_pristine(lab, dest + ".new", log, env, True)
+            new = _make_pristine(lab, dest + ".new", log, env, True, fp)
             if os.path.isdir(dest):
                 os.rename(dest, "%s.old-%d-%d" % (dest, os.getpid(), time.time()))
             os.rename(new, dest)
@@ -239,8 +241,8 @@ def _unused(d):
         return True
 
 
-def _make_pristine(lab, dest, log, env, force):
-    fp = fingerprint(lab, repr(sorted((env or {}).items())))
+def _make_pristine(lab, dest, log, env, force, fp=None):
+    fp = fp or fingerprint(lab, repr(sorted((env or {}).items())))
     ok = os.path.join(dest, ".ok")
     if not force and (fsutil.read_regular(ok, 4096) or b"").decode().strip() == fp:
         return dest
