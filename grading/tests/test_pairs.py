@@ -115,6 +115,35 @@ class Pairs(util.TempCase):
         self.assertEqual(self.order, ["reference", "student", "reference", "student", "reference"])
         self.assertAlmostEqual(first.ratio, 1 / 3.0)
 
+    def test_a_shared_reference_run_that_was_fast_is_outvoted_by_fresh_ones(self):
+        # lab 07 on the H200: one shared reference run at 0.73 of its usual time cost six of
+        # 25 identical copies a point's tenth; each copy's second run was paired with the same
+        # fast reference run, so the two pairs agreed on the loss
+        self.one_pair_rubric()
+        self.ctx.rub.perf_ref_every = 30.0
+        self.inject([0.73, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0])
+        self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
+        chain = {}
+        first = time_chain(self.t, [(self.ctx.cases[-1], 1)], chain)["1"]
+        self.assertEqual(self.order, ["reference", "student"] * 3)
+        self.assertAlmostEqual(first.ratio, 1.0)
+        self.assertGreaterEqual(self.ctx.rub.perf_share(first.ratio), 1.0)
+        self.assertEqual(chain["last"][0][("%s" % self.ctx.cases[-1].name, 1)].times, [1.0])
+        # the next student is paired with the newest reference run, not the fast one
+        self.order.clear()
+        self.assertAlmostEqual(time_chain(self.t, [(self.ctx.cases[-1], 1)], chain)["1"].ratio,
+                               1.0)
+        self.assertEqual(self.order, ["student"])
+
+    def test_a_slow_student_with_a_shared_reference_is_confirmed_against_a_fresh_one(self):
+        self.one_pair_rubric()
+        self.ctx.rub.perf_ref_every = 30.0
+        self.inject([1.0] * 4, [3.0, 3.0, 3.0])
+        self.t.ref_check = lambda run, case, v: self.t.verify(run, case, v, False)
+        first = time_chain(self.t, [(self.ctx.cases[-1], 1)], {})["1"]
+        self.assertEqual(self.order, ["reference", "student"] * 2)
+        self.assertAlmostEqual(first.ratio, 1 / 3.0)
+
     def test_one_pair_at_most_is_taken_as_it_is(self):
         # perf_pairs 1..1: no second pair to confirm a loss with
         self.one_pair_rubric()

@@ -565,36 +565,3 @@ EOF
         [ "$(printf '%s\n' "$output" | grep -c '^case')" -ge 3 ] || { echo "lab $n: $output"; false; }
     done
 }
-
-@test "grading/bench/identical.sh: copies of the reference graded twice, the spread per copy and run, bad usage exit 2" {
-    b="$KIT_ROOT/grading/bench/identical.sh"
-    run "$b" --labs 01 --copies 0
-    [ "$status" -eq 2 ]
-    run "$b" --labs 42
-    [ "$status" -eq 2 ]
-    # not a timed test: whether the copies got the same points is the benchmark's to say
-    run "$b" --labs 01 --copies 2 --runs 2 --out "$BATS_TEST_TMPDIR/ident" -- --quick
-    [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || { echo "$output"; false; }
-    [[ "$output" == *"lab 01: 2 copies, 2 runs, 50 points possible"* ]] || { echo "$output"; false; }
-    [[ "$output" == *"  run 2: min "* ]]
-    [[ "$output" == *"goal (every copy the same points in every run): "* ]]
-    [ "$(ls "$BATS_TEST_TMPDIR/ident/lab01/runs/2" | wc -l)" -eq 2 ]
-    cmp <(printf '%s\n' "$output" | grep -v '^lab 01 run\|^identical copies') "$BATS_TEST_TMPDIR/ident/spread.txt"
-}
-
-@test "grading/bench/scale.sh: a class graded, its time, the copies' points and the goals; bad usage exit 2" {
-    b="$KIT_ROOT/grading/bench/scale.sh"
-    for bad in "--lab 01 --students 0" "--lab 42" "--lab 01 --gpus 2" "--lab"; do
-        run "$b" $bad
-        [ "$status" -eq 2 ] || { echo "$bad: $status"; false; }
-    done
-    # not a timed test: whether the goals were met is the benchmark's to say
-    run "$b" --lab 01 --students 4 --out "$BATS_TEST_TMPDIR/scale" -- --jobs 2 --quick
-    [ "$status" -eq 0 ] || [ "$status" -eq 1 ] || { echo "$output"; false; }
-    [[ "$output" == *"lab 01 on "*" cores: 4 graded in "* ]] || { echo "$output"; false; }
-    [[ "$output" == *"the reference's 2 copies: "* ]]
-    [[ "$output" == *"goals: "*" met"* ]]
-    [ -s "$BATS_TEST_TMPDIR/scale/g0/plots/occupancy.txt" ]
-    cmp <(printf '%s\n' "$output" | grep -v '^lab 01 on the cores: exit\|^grading at scale') \
-        "$BATS_TEST_TMPDIR/scale/scale.txt"
-}

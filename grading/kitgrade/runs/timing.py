@@ -237,7 +237,8 @@ class Timer(RunChecks):
         one reference run of the GPU's time (with the rubric's perf_ref_every, the reference
         runs again only once its last run is that many seconds old: R S1 S2 S3 R ...). CHAIN
         holds the last reference run of the GPU (ALL_ITEMS: what it runs). More student runs
-        while the pairs disagree, up to perf_pairs of them. The records are verified here; the
+        while the pairs disagree, up to perf_pairs of them; with perf_ref_every each of them
+        after the first has a fresh reference run before it. The records are verified here; the
         outputs are checked by chain_checks, after the GPU is handed on: (timings,
         [(run, item, check)], runs). A lab whose timed variants need several processes (a
         variant number twice: groups_of) has a chain per group, LABEL its name."""
@@ -259,9 +260,13 @@ class Timer(RunChecks):
         for p in range(1, hi + 1):
             if not live or ctx.stop.is_set():
                 break
+            # a later student run (a loss to confirm, or pairs that disagree) has a reference
+            # run of its own just before it: a shared reference run that happened to be fast
+            # is then outvoted too, not paired with every one of the student's runs
             last = chain.get("last")
-            before = last[0] if last and time.monotonic() - last[1] < 60 else \
-                fresh_ref(p, "-before")
+            shared = ctx.rub.perf_ref_every > 0
+            before = last[0] if last and time.monotonic() - last[1] < 60 and \
+                not (shared and p > 1) else fresh_ref(p, "-before")
             stu = self.process("student", live, p, label=label)
             if stu.res.extra_processes and len(live) > 1:
                 # whose processes they are is not known: each variant's run of its own says
