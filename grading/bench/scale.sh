@@ -42,9 +42,9 @@ fi
 [[ "$lab" =~ ^[0-9][0-9]$ && -f "$kit/grading/rubrics/lab$lab.rubric" ]] ||
     { echo "$0: no lab $lab to grade" >&2; exit 2; }
 gpu_lab=0
-# a GPU lab is one with CUDA sources (lab 05 times total spans on the host's clock, so its
-# rubric's perf_clock does not say it)
-compgen -G "$kit/labs/${lab}_*/*.cu" >/dev/null && gpu_lab=1
+# a GPU lab is one whose Makefile says GPU := 1, as for the grader and gpu-run.sh (lab 05
+# times total spans on the host's clock, so its rubric's perf_clock does not say it)
+grep -qs '^GPU *:= *1' "$kit"/labs/"$lab"_*/Makefile && gpu_lab=1
 if [ "$gpu_lab" = 1 ]; then
     [ "$have" -gt 0 ] || { echo "$0: lab $lab needs a GPU, and none is here" >&2; exit 2; }
     if [ -z "$counts" ]; then

@@ -34,7 +34,7 @@ setup_file() {
         run "$b" $bad
         [ "$status" -eq 2 ] || { echo "$bad: $status"; false; }
     done
-    # a GPU lab is known by its CUDA sources, lab 05 too (its rubric times on the host's clock)
+    # a GPU lab is known by its Makefile, lab 05 too (its rubric times on the host's clock)
     if ! nvidia-smi -L >/dev/null 2>&1; then
         run "$b" --lab 05
         [ "$status" -eq 2 ]
