@@ -1,7 +1,8 @@
 /* gpu.h - CUDA helpers shared by every GPU lab: error checks with file:line,
  * precondition checks for launchers, device start-up (exit 77 without a
  * device), CUDA-event timing, provenance lines, memory checks and the
- * measured copy ceiling. Callable from C (host code) and from .cu files.
+ * measured copy ceiling, the grid size (kit_blocks_for), the device's
+ * float -> byte rules (kit_to_u8f, kit_sum_to_u8) and the mixed dp4a (kit_dot4). Callable from C (host code) and from .cu files.
  */
 #ifndef KIT_GPU_H
 #define KIT_GPU_H
@@ -59,6 +60,40 @@ extern int kit_gpu_sync_launches;
             return KIT_UNSUPPORTED;                                             \
         }                                                                       \
     } while (0)
+
+/* Blocks of b threads (or items) needed to cover n: the grid size of every
+ * launcher. b > 0; n >= 0. */
+static inline unsigned int kit_blocks_for(long long n, int b)
+{
+    return (unsigned int)((n + b - 1) / b);
+}
+
+#ifdef __CUDACC__
+/* The kit's one float -> byte rule on the device (kit_to_u8 on the host):
+ * clamp to 0..255, round half up, in one conversion. */
+__device__ static inline unsigned char kit_to_u8f(float v)
+{
+    v = fminf(fmaxf(v, 0.0f), 255.0f);
+    return (unsigned char)__float2uint_rd(v + 0.5f);
+}
+
+/* The same rule for an integer sum of 8-bit taps, acc / 2^shift:
+ * floor(acc / 2^shift + 1/2) = (2 acc + 2^shift) >> (shift + 1), clamped. */
+__device__ static inline unsigned char kit_sum_to_u8(int acc, int shift)
+{
+    return (unsigned char)min(max((2 * acc + (1 << shift)) >> (shift + 1), 0), 255);
+}
+
+/* acc + four unsigned bytes (pixels) times four signed bytes (taps): one
+ * dp4a. CUDA C's __dp4a takes both signed or both unsigned, so this one line
+ * of PTX asks for the mixed form. */
+__device__ static inline int kit_dot4(unsigned int pixels, int taps, int acc)
+{
+    int d;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(pixels), "r"(taps), "r"(acc));
+    return d;
+}
+#endif
 
 /* Select the device. 0 when ready; KIT_EXIT_NODEVICE after one line when
  * there is no usable CUDA device; KIT_EXIT_USAGE for a bad index. */

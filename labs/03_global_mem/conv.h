@@ -1,5 +1,5 @@
 /* conv.h - lab 03: 2D convolution on the GPU from global memory (the
- * functions you write, in conv.cu).
+ * functions you write, in conv.cu and, for v6, words.cu).
  *
  * Pictures are RGB, 8 bits per channel. Interleaved ("array of structs"):
  * channel ch of pixel (x, y) is at [(y*W + x)*3 + ch]. Planar ("struct of
@@ -66,7 +66,10 @@ int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int heig
  * radius 2); other filters do not run on v6. */
 int conv_upload_filter8(const signed char *h_taps, int radius, int shift);
 
-/* v6: planar channels, 2D grid; each thread computes a small patch of one
+/* A kernel of v4, v5 or v6 for one radius: (d_in, d_out, width, height). */
+typedef void (*conv_u8_kernel)(const unsigned char *, unsigned char *, int, int);
+
+/* v6 (words.cu): planar channels, 2D grid; each thread computes a small patch of one
  * plane (grid layer blockIdx.z) from whole 32-bit words: four bytes a load
  * where rows start on 4-byte boundaries (width % 4 == 0), and four bytes
  * times four 8-bit weights an instruction (dp4a), in exact integer sums.

@@ -32,26 +32,6 @@ __constant__ int c_shift;
 #define WIN_MAX (CONV_GUIDE_BLOCK + 2 * CONV_RGB_MAX_RADIUS)
 #define WIN_ROW_MAX (WIN_MAX * CONV_CHANNELS)
 
-/* The kit's one float -> byte rule: clamp to 0..255, round half up. */
-__device__ KIT_MAYBE_UNUSED static inline unsigned char to_u8(float v)
-{
-    v = fminf(fmaxf(v, 0.0f), 255.0f);
-    return (unsigned char)__float2uint_rd(v + 0.5f);
-}
-
-/* An integer sum acc / 2^shift as a byte by the same rule:
- * floor(acc / 2^shift + 1/2) = (2 acc + 2^shift) >> (shift + 1). */
-__device__ KIT_MAYBE_UNUSED static inline unsigned char sum_to_u8(int acc, int shift)
-{
-    return (unsigned char)min(max((2 * acc + (1 << shift)) >> (shift + 1), 0), 255);
-}
-
-/* Blocks needed to cover n items with blocks of b. */
-KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
-{
-    return (n + b - 1) / b;
-}
-
 /* ------------------------------------------------------------------ kernels */
 
 /* v1: byte window, integer sums */
@@ -63,7 +43,7 @@ __global__ void conv_rgb_v1_kernel(const unsigned char *d_in, unsigned char *d_o
     // window rows t / row_bytes, + 4, + 8, ... (row_bytes = (16+2R)*3; only the
     // first 4*row_bytes threads load). Zero outside the picture. __syncthreads().
     // Then the thread's own pixel (blockIdx*16 + threadIdx): sum c_taps times the
-    // window's bytes in ints, write sum_to_u8(sum, c_shift) per channel.
+    // window's bytes in ints, write kit_sum_to_u8(sum, c_shift) per channel.
 }
 
 /* v2: byte window, float sums (a conversion at every read) */
@@ -71,7 +51,7 @@ __global__ void conv_rgb_v2_kernel(const unsigned char *d_in, unsigned char *d_o
                                    int height, int radius)
 {
     // TODO: v1's window and load; sum in float: c_w32 times (float) of each byte
-    // read from the window; write to_u8(sum) per channel.
+    // read from the window; write kit_to_u8f(sum) per channel.
 }
 
 /* v3: float window, converted once when stored */

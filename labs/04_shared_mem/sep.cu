@@ -23,12 +23,6 @@
 __constant__ double c_row[2 * CONV_SEP_MAX_RADIUS + 1];
 __constant__ double c_col[2 * CONV_SEP_MAX_RADIUS + 1];
 
-/* Blocks needed to cover n items with blocks of b. */
-KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
-{
-    return (n + b - 1) / b;
-}
-
 /* ------------------------------------------------------------------ kernels */
 
 /* v1 (given): row pass from global memory */
@@ -189,7 +183,7 @@ int conv_sep_v1(const double *d_in, double *d_tmp, double *d_out, int width, int
         return rc;
     KIT_REQUIRE(d_row != NULL && d_col != NULL);
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width, block_w), kit_blocks_for(height, block_h));
     sep_v1_rows<<<grid, block>>>(d_in, d_tmp, width, height, d_row, radius);
     KIT_CHECK_LAUNCH();
     sep_v1_cols<<<grid, block>>>(d_tmp, d_out, width, height, d_col, radius);

@@ -52,15 +52,6 @@ __host__ __device__ static inline int v6_group(int R, int ph) /* rows a leftover
 __constant__ int c_taps8[4 * V6_SLOTS];
 __constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
 
-/* acc + four unsigned bytes (pixels) times four signed bytes (taps): one
- * dp4a. CUDA C's __dp4a wants both signed or both unsigned, hence the PTX. */
-__device__ KIT_MAYBE_UNUSED static inline int dot4(unsigned int pixels, int taps, int acc)
-{
-    int d;
-    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(pixels), "r"(taps), "r"(acc));
-    return d;
-}
-
 /* Four sums as four bytes of one word, each clamped to 0..255 (a the lowest
  * byte): cvt.pack.sat puts sat(b) in byte 0, sat(a) in byte 1 and the low
  * half of its third operand above them. It comes with sm_72: the V100
@@ -76,12 +67,6 @@ __device__ KIT_MAYBE_UNUSED static inline unsigned int pack4(int a, int b, int c
     return (unsigned int)min(max(a, 0), 255) | (unsigned int)min(max(b, 0), 255) << 8 |
            (unsigned int)min(max(c, 0), 255) << 16 | (unsigned int)min(max(d, 0), 255) << 24;
 #endif
-}
-
-/* Blocks needed to cover n items with blocks of b. */
-KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
-{
-    return (n + b - 1) / b;
 }
 
 /* ------------------------------------------------------------------ kernels */
@@ -112,7 +97,7 @@ __device__ __forceinline__ void conv_rgb_v6_body(const unsigned char *d_in, unsi
     // x0-CONV_V6_LEAD .. into extern __shared__ uint4 s_tile[] (row pitch as in
     // conv_rgb_v6_smem), 16 bytes a load where width % 16 == 0, zeros outside;
     // __syncthreads(). 2) For output row r, v6_row_words() of tile rows
-    // py+r .. py+r+2R; for output p (phase ph, word a: see c_taps8) one dot4()
+    // py+r .. py+r+2R; for output p (phase ph, word a: see c_taps8) one kit_dot4()
     // a row with its main word w[i][a + v6_main_hi()] and c_taps8 slot i, then
     // the leftover bytes of v6_group() rows at a time gathered by __byte_perm
     // into one word, with slot 2R+1+group. Start the sums at

@@ -28,12 +28,6 @@
 
 /* ----------------------------------------------------------- device helpers */
 
-/* Blocks needed to cover n items with blocks of b. */
-KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
-{
-    return (n + b - 1) / b;
-}
-
 /* 1 when p may be read with 16-byte loads. */
 KIT_MAYBE_UNUSED static inline int aligned16(const void *p)
 {
@@ -166,7 +160,7 @@ int matvec_v1(const double *d_A, const double *d_x, double *d_y, int m, int n, i
 static int check_tile(int m, int tile_w, int tile_h)
 {
     KIT_REQUIRE(tile_w > 0 && tile_w <= MATVEC_MAX_TILE_W && tile_h > 0);
-    KIT_REQUIRE(blocks_for(m, tile_h) <= MATVEC_MAX_GRID_Y);
+    KIT_REQUIRE(kit_blocks_for(m, tile_h) <= MATVEC_MAX_GRID_Y);
     return KIT_OK;
 }
 

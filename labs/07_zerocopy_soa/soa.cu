@@ -17,12 +17,6 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-/* Blocks of b threads needed to cover n pixels. */
-KIT_MAYBE_UNUSED static inline unsigned int blocks_for(long n, int b)
-{
-    return (unsigned int)((n + b - 1) / b);
-}
-
 /* 0..255 onto 0..max. */
 __device__ KIT_MAYBE_UNUSED static inline float rescale(float v, int max)
 {
@@ -73,7 +67,7 @@ __global__ void delete_plane_soa(rgb_planes img, char plane, long n)
 int soa_v1(rgb_pixel *d_img, int max, long n)
 {
     KIT_REQUIRE(d_img != NULL && n > 0 && max >= 0 && max <= 255);
-    rescale_img_aos<<<blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, max, n);
+    rescale_img_aos<<<kit_blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, max, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
 }
@@ -90,7 +84,7 @@ int soa_v3(rgb_pixel *d_img, char plane, long n)
 {
     KIT_REQUIRE(d_img != NULL && n > 0);
     KIT_REQUIRE(plane == 'r' || plane == 'g' || plane == 'b');
-    delete_plane_aos<<<blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, plane, n);
+    delete_plane_aos<<<kit_blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, plane, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
 }

@@ -17,12 +17,6 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-/* Blocks of b threads needed to cover n elements. */
-KIT_MAYBE_UNUSED static inline unsigned int blocks_for(long n, int b)
-{
-    return (unsigned int)((n + b - 1) / b);
-}
-
 /* Ask for bytes of managed memory at p to move to the current GPU, queued
  * on the default stream (it does not wait). CUDA 13 names the destination
  * with a cudaMemLocation, older toolkits with a device number. */
@@ -57,7 +51,7 @@ __global__ void sum_arrays(const float *a, const float *b, float *c, long n)
 int sum_v1(const float *d_a, const float *d_b, float *d_c, long n)
 {
     KIT_REQUIRE(d_a != NULL && d_b != NULL && d_c != NULL && n > 0);
-    sum_arrays<<<blocks_for(n, SUM_BLOCK), SUM_BLOCK>>>(d_a, d_b, d_c, n);
+    sum_arrays<<<kit_blocks_for(n, SUM_BLOCK), SUM_BLOCK>>>(d_a, d_b, d_c, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
 }

@@ -6,7 +6,7 @@
  *   v3 const-filter: taps in constant memory, broadcast to the whole warp in one read
  *   v4 unrolled: one kernel per radius, loops unrolled: no counters, taps at fixed places
  *   v5 planar-bytes: v4 on planar channels (the layout alone): a warp's bytes contiguous
- *   v6 planar-words: 8x4 pixels a thread, 4 bytes a load, 4 taps a dp4a: far fewer instructions
+ *   v6 planar-words (words.cu): 8x4 pixels a thread, 4 bytes a load, 4 taps a dp4a: far fewer instructions
  *   v7 separable-f64: row then column pass in double: 2(2R+1) taps instead of (2R+1)^2
  *   v8 channel-threads: v2, a thread a channel: warps load 32 adjacent bytes, but 3x the tap reads
  *
@@ -17,19 +17,6 @@
 /* ----------------------------------------------------------- device helpers */
 
 __constant__ float c_filter[CONV_MAX_TAPS];
-
-/* The kit's one float -> byte rule: clamp to 0..255, round half up. */
-__device__ KIT_MAYBE_UNUSED static inline unsigned char to_u8(float v)
-{
-    v = fminf(fmaxf(v, 0.0f), 255.0f);
-    return (unsigned char)__float2uint_rd(v + 0.5f); /* floor, in one conversion */
-}
-
-/* Blocks needed to cover n items with blocks of b. */
-KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
-{
-    return (n + b - 1) / b;
-}
 
 /* v1 to v3: output pixel (x, y) of an interleaved picture, inside it, from
  * the (2R+1)^2 taps at `filter` (global or constant memory: the caller's
@@ -58,15 +45,15 @@ __device__ KIT_MAYBE_UNUSED static inline void conv_pixel(const unsigned char *d
         }
     }
     unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = to_u8(r);
-    o[1] = to_u8(g);
-    o[2] = to_u8(b);
+    o[0] = kit_to_u8f(r);
+    o[1] = kit_to_u8f(g);
+    o[2] = kit_to_u8f(b);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: sum the window over rows i and columns j of the filter; a tap
     // whose pixel (x+j-R, y+i-R) lies outside the picture adds nothing (skip
     // it: no read outside the picture). Three sums, one per channel; write
-    // the three bytes of pixel (x, y) with to_u8().
+    // the three bytes of pixel (x, y) with kit_to_u8f().
     <<< STUDENT */
 }
 
@@ -163,9 +150,9 @@ __device__ __forceinline__ void conv_unrolled_body(const unsigned char *d_in,
         }
     }
     const size_t o = ((size_t)y * width + x) * step;
-    d_out[o] = to_u8(r);
-    d_out[o + stride] = to_u8(g);
-    d_out[o + 2 * stride] = to_u8(b);
+    d_out[o] = kit_to_u8f(r);
+    d_out[o + stride] = kit_to_u8f(g);
+    d_out[o + 2 * stride] = kit_to_u8f(b);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: v3's pixel (2D grid, guards, taps from c_filter) written out here
@@ -193,159 +180,6 @@ CONV_UNROLLED_KERNELS(1)
 CONV_UNROLLED_KERNELS(2)
 CONV_UNROLLED_KERNELS(3)
 CONV_UNROLLED_KERNELS(4)
-
-/* v6: planar, a DP4A_PIX x DP4A_ROWS patch of one plane per thread, whole 32-bit
- * words: four neighbouring bytes of a plane are loaded as one word and
- * multiplied by four 8-bit weights in one instruction (dp4a), with integer
- * sums, which for these filters are exact. The body takes the radius as a
- * constant so that the words live in registers; one small kernel per radius
- * (below) instantiates it. */
-#ifndef DP4A_PIX
-#define DP4A_PIX 8 /* outputs along a row: a multiple of 4 */
-#endif
-#ifndef DP4A_ROWS
-#define DP4A_ROWS 4 /* output rows: each input row loaded once serves them all */
-#endif
-#define DP4A_TAP_WORDS ((2 * CONV_DP4A_MAX_RADIUS + 1 + 3) / 4) /* words of weights per filter row */
-#define DP4A_LEAD_MAX (4 * ((CONV_DP4A_MAX_RADIUS + 3) / 4))       /* bytes fetched left of a patch */
-
-/* filter row i, word t: weights 4t .. 4t+3 of the row as signed bytes (zero past the row) */
-__constant__ int c_taps8[(2 * CONV_DP4A_MAX_RADIUS + 1) * DP4A_TAP_WORDS];
-__constant__ int c_shift8; /* weight = tap / 2^c_shift8 */
-
-/* Four bytes of a plane row from column x (a multiple of 4), zero outside
- * the picture. fast: the caller knows the word is inside and aligned. */
-__device__ KIT_MAYBE_UNUSED static inline unsigned int load4(const unsigned char *row, int x, int width,
-                                            int aligned, int fast)
-{
-    if (fast || (aligned && x >= 0 && x + 3 < width))
-        return *(const unsigned int *)(row + x);
-    unsigned int w = 0;
-    for (int b = 0; b < 4; b++)
-        if (x + b >= 0 && x + b < width)
-            w |= (unsigned int)row[x + b] << (8 * b);
-    return w;
-}
-
-/* acc + the dot product of four unsigned bytes (pixels) with four signed
- * bytes (weights). CUDA C's __dp4a takes both signed or both unsigned, so
- * this one line of PTX asks for the mixed form. */
-__device__ KIT_MAYBE_UNUSED static inline int dot4(unsigned int pixels, int weights, int acc)
-{
-    int d;
-    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(pixels), "r"(weights), "r"(acc));
-    return d;
-}
-
-/* An integer sum acc / 2^shift as a byte by the kit's rule (clamp, round
- * half up): floor(acc / 2^shift + 1/2) = (2 acc + 2^shift) >> (shift + 1). */
-__device__ KIT_MAYBE_UNUSED static inline unsigned int sum_to_u8(int acc, int shift)
-{
-    return (unsigned int)min(max((2 * acc + (1 << shift)) >> (shift + 1), 0), 255);
-}
-
-__device__ __forceinline__ void conv_v6_body(const unsigned char *d_in, unsigned char *d_out,
-                                             int width, int height, const int radius)
-{
-    /* >>> SOLUTION */
-    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * DP4A_PIX;
-    const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * DP4A_ROWS;
-    if (x0 >= width || y0 >= height)
-        return;
-    const size_t plane = (size_t)width * height;
-    const unsigned char *in = d_in + blockIdx.z * plane;
-    const int aligned = (width % 4) == 0; /* every row starts on a 4-byte boundary */
-    const int size = 2 * radius + 1;
-    const int taps = (size + 3) / 4;          /* weight words per filter row */
-    const int lead = 4 * ((radius + 3) / 4);  /* whole words fetched left of x0 */
-    const int nwords = (2 * lead + DP4A_PIX) / 4;
-    /* the whole window inside the picture: no per-word checks */
-    const int fast = aligned && x0 - lead >= 0 && x0 + DP4A_PIX + lead <= width;
-    int acc[DP4A_ROWS][DP4A_PIX];
-#pragma unroll
-    for (int r = 0; r < DP4A_ROWS; r++)
-#pragma unroll
-        for (int p = 0; p < DP4A_PIX; p++)
-            acc[r][p] = 0;
-    /* input rows y0-R .. y0+DP4A_ROWS-1+R; input row k feeds output row r
-     * through filter row i = k - r */
-#pragma unroll
-    for (int k = 0; k < size + DP4A_ROWS - 1; k++) {
-        const int yy = y0 - radius + k;
-        const int inside = yy >= 0 && yy < height;
-        const unsigned char *row = in + (size_t)(inside ? yy : 0) * width;
-        /* bytes x0-lead .. x0+DP4A_PIX+lead-1, and one zero word past them for
-         * the last window, whose extra bytes meet zero weights */
-        unsigned int w[(2 * DP4A_LEAD_MAX + DP4A_PIX) / 4 + 1];
-#pragma unroll
-        for (int q = 0; q < nwords; q++)
-            w[q] = inside ? load4(row, x0 - lead + 4 * q, width, aligned, fast) : 0u;
-        w[nwords] = 0u;
-#pragma unroll
-        for (int r = 0; r < DP4A_ROWS; r++) {
-            const int i = k - r;
-            if (i < 0 || i >= size)
-                continue;
-#pragma unroll
-            for (int p = 0; p < DP4A_PIX; p++) {
-#pragma unroll
-                for (int t = 0; t < taps; t++) {
-                    /* the four input bytes under weights 4t .. 4t+3 of output p */
-                    const int o = lead - radius + p + 4 * t;
-                    const unsigned int win =
-                        (o % 4) ? __byte_perm(w[o / 4], w[o / 4 + 1], 0x3210 + 0x1111 * (o % 4))
-                                : w[o / 4];
-                    acc[r][p] = dot4(win, c_taps8[i * DP4A_TAP_WORDS + t], acc[r][p]);
-                }
-            }
-        }
-    }
-    const int shift = c_shift8;
-#pragma unroll
-    for (int r = 0; r < DP4A_ROWS; r++) {
-        if (y0 + r >= height)
-            break;
-        unsigned char *o = d_out + blockIdx.z * plane + (size_t)(y0 + r) * width;
-#pragma unroll
-        for (int q = 0; q < DP4A_PIX; q += 4) {
-            const int x = x0 + q;
-            const unsigned int b0 = sum_to_u8(acc[r][q], shift), b1 = sum_to_u8(acc[r][q + 1], shift),
-                               b2 = sum_to_u8(acc[r][q + 2], shift), b3 = sum_to_u8(acc[r][q + 3], shift);
-            if (aligned && x + 3 < width) {
-                /* the low bytes of b0..b3 into one word */
-                *(unsigned int *)(o + x) = __byte_perm(__byte_perm(b0, b1, 0x0040),
-                                                       __byte_perm(b2, b3, 0x0040), 0x5410);
-            } else {
-                const unsigned int b[4] = {b0, b1, b2, b3};
-                for (int e = 0; e < 4; e++)
-                    if (x + e < width)
-                        o[x + e] = (unsigned char)b[e];
-            }
-        }
-    }
-    /* <<< SOLUTION */
-    /* >>> STUDENT
-    // TODO: outputs x0 .. x0+DP4A_PIX-1 of rows y0 .. y0+DP4A_ROWS-1 of plane
-    // blockIdx.z, in integer sums acc[r][p]. For each input row the patch
-    // needs, fetch the words of bytes x0-lead .. x0+DP4A_PIX+lead-1 with
-    // load4() into a register array w[]; for each output p and weight word t
-    // of filter row i, the four input bytes under weights 4t .. 4t+3 start at
-    // byte o = lead - R + p + 4t of w[] (__byte_perm joins two words when o
-    // is not a multiple of 4); add dot4(those bytes, c_taps8[i][t]). Store
-    // sum_to_u8(acc, c_shift8).
-    <<< STUDENT */
-}
-
-/* One kernel per radius, so the compiler knows it and keeps w[] in registers. */
-#define CONV_V6_KERNEL(R)                                                                       \
-    __global__ void conv_v6_r##R(const unsigned char *d_in, unsigned char *d_out, int width,    \
-                                 int height)                                                    \
-    {                                                                                           \
-        conv_v6_body(d_in, d_out, width, height, R);                                            \
-    }
-CONV_V6_KERNEL(0)
-CONV_V6_KERNEL(1)
-CONV_V6_KERNEL(2)
 
 /* v7: row pass, one double plane */
 __global__ void conv_v7_rows(const double *d_in, double *d_tmp, int width, int height,
@@ -420,7 +254,7 @@ __global__ void conv_v8_kernel(const unsigned char *d_in, unsigned char *d_out, 
                 s += d_filter[i * size + j] * row[t + (j - radius) * CONV_CHANNELS];
         }
     }
-    d_out[(size_t)y * row_bytes + t] = to_u8(s);
+    d_out[(size_t)y * row_bytes + t] = kit_to_u8f(s);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: grid column t (blockIdx.x, blockDim.x, threadIdx.x) is byte t of
@@ -428,7 +262,7 @@ __global__ void conv_v8_kernel(const unsigned char *d_in, unsigned char *d_out, 
     // Threads past the row's 3*W bytes or below the picture do nothing. Sum
     // that one channel over the window (taps from d_filter; a window pixel
     // outside the picture adds nothing), then write byte t of row y with
-    // to_u8().
+    // kit_to_u8f().
     <<< STUDENT */
 }
 
@@ -478,7 +312,7 @@ int conv_v2(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     KIT_REQUIRE(d_filter != NULL);
     /* >>> SOLUTION */
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width, block_w), kit_blocks_for(height, block_h));
     conv_v2_kernel<<<grid, block>>>(d_in, d_out, width, height, d_filter, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -499,21 +333,6 @@ int conv_upload_filter(const float *h_filter, int radius)
     return KIT_OK;
 }
 
-int conv_upload_filter8(const signed char *h_taps, int radius, int shift)
-{
-    KIT_REQUIRE(h_taps != NULL && radius >= 0 && radius <= CONV_DP4A_MAX_RADIUS);
-    KIT_REQUIRE(shift >= 0 && shift <= 24);
-    const int size = 2 * radius + 1;
-    int words[(2 * CONV_DP4A_MAX_RADIUS + 1) * DP4A_TAP_WORDS] = {0};
-    for (int i = 0; i < size; i++)
-        for (int j = 0; j < size; j++)
-            words[i * DP4A_TAP_WORDS + j / 4] |= (int)((unsigned int)(unsigned char)h_taps[i * size + j]
-                                                       << (8 * (j % 4)));
-    CUDA_CHECK(cudaMemcpyToSymbol(c_taps8, words, sizeof words));
-    CUDA_CHECK(cudaMemcpyToSymbol(c_shift8, &shift, sizeof shift));
-    return KIT_OK;
-}
-
 int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
 {
@@ -522,7 +341,7 @@ int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int heig
         return r;
     /* >>> SOLUTION */
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width, block_w), kit_blocks_for(height, block_h));
     conv_v3_kernel<<<grid, block>>>(d_in, d_out, width, height, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -532,8 +351,6 @@ int conv_v3(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }
-
-typedef void (*conv_u8_kernel)(const unsigned char *, unsigned char *, int, int);
 
 int conv_v4(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
             int block_w, int block_h)
@@ -546,7 +363,7 @@ int conv_v4(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     static const conv_u8_kernel by_radius[CONV_UNROLL_MAX_RADIUS + 1] = {
         conv_v4_r0, conv_v4_r1, conv_v4_r2, conv_v4_r3, conv_v4_r4};
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width, block_w), kit_blocks_for(height, block_h));
     by_radius[radius]<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -569,38 +386,13 @@ int conv_v5(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     static const conv_u8_kernel by_radius[CONV_UNROLL_MAX_RADIUS + 1] = {
         conv_v5_r0, conv_v5_r1, conv_v5_r2, conv_v5_r3, conv_v5_r4};
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width, block_w), kit_blocks_for(height, block_h));
     by_radius[radius]<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: as v4, with the planar kernels conv_v5_r0 .. conv_v5_r4.
-    return KIT_NOT_IMPLEMENTED;
-    <<< STUDENT */
-}
-
-int conv_v6(const unsigned char *d_in, unsigned char *d_out, int width, int height, int radius,
-            int block_w, int block_h)
-{
-    int r = check_args(d_in, d_out, width, height, radius, CONV_DP4A_MAX_RADIUS, block_w,
-                       block_h);
-    if (r != KIT_OK)
-        return r;
-    /* >>> SOLUTION */
-    static const conv_u8_kernel by_radius[CONV_DP4A_MAX_RADIUS + 1] = {
-        conv_v6_r0, conv_v6_r1, conv_v6_r2};
-    dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(blocks_for(width, DP4A_PIX), block_w),
-              blocks_for(blocks_for(height, DP4A_ROWS), block_h), CONV_CHANNELS);
-    by_radius[radius]<<<grid, block>>>(d_in, d_out, width, height);
-    KIT_CHECK_LAUNCH();
-    return KIT_OK;
-    /* <<< SOLUTION */
-    /* >>> STUDENT
-    // TODO: each thread covers DP4A_PIX x DP4A_ROWS pixels, so the grid needs
-    // fewer threads across and down; one grid layer (blockIdx.z) per plane;
-    // launch the kernel made for this radius (conv_v6_r0 .. conv_v6_r2).
     return KIT_NOT_IMPLEMENTED;
     <<< STUDENT */
 }
@@ -615,7 +407,7 @@ int conv_v7(const double *d_in, double *d_tmp, double *d_out, int width, int hei
     KIT_REQUIRE(d_row != NULL && d_col != NULL);
     /* >>> SOLUTION */
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width, block_w), kit_blocks_for(height, block_h));
     conv_v7_rows<<<grid, block>>>(d_in, d_tmp, width, height, d_row, radius);
     KIT_CHECK_LAUNCH();
     conv_v7_cols<<<grid, block>>>(d_tmp, d_out, width, height, d_col, radius);
@@ -637,7 +429,7 @@ int conv_v8(const unsigned char *d_in, unsigned char *d_out, int width, int heig
     KIT_REQUIRE(d_filter != NULL);
     /* >>> SOLUTION */
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width * CONV_CHANNELS, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width * CONV_CHANNELS, block_w), kit_blocks_for(height, block_h));
     conv_v8_kernel<<<grid, block>>>(d_in, d_out, width, height, d_filter, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;

@@ -32,26 +32,6 @@ __constant__ int c_shift;
 #define WIN_MAX (CONV_GUIDE_BLOCK + 2 * CONV_RGB_MAX_RADIUS)
 #define WIN_ROW_MAX (WIN_MAX * CONV_CHANNELS)
 
-/* The kit's one float -> byte rule: clamp to 0..255, round half up. */
-__device__ KIT_MAYBE_UNUSED static inline unsigned char to_u8(float v)
-{
-    v = fminf(fmaxf(v, 0.0f), 255.0f);
-    return (unsigned char)__float2uint_rd(v + 0.5f);
-}
-
-/* An integer sum acc / 2^shift as a byte by the same rule:
- * floor(acc / 2^shift + 1/2) = (2 acc + 2^shift) >> (shift + 1). */
-__device__ KIT_MAYBE_UNUSED static inline unsigned char sum_to_u8(int acc, int shift)
-{
-    return (unsigned char)min(max((2 * acc + (1 << shift)) >> (shift + 1), 0), 255);
-}
-
-/* Blocks needed to cover n items with blocks of b. */
-KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
-{
-    return (n + b - 1) / b;
-}
-
 /* ------------------------------------------------------------------ kernels */
 
 /* v1: byte window, integer sums */
@@ -97,9 +77,9 @@ __global__ void conv_rgb_v1_kernel(const unsigned char *d_in, unsigned char *d_o
     }
     const int shift = c_shift;
     unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = sum_to_u8(r, shift);
-    o[1] = sum_to_u8(g, shift);
-    o[2] = sum_to_u8(b, shift);
+    o[0] = kit_sum_to_u8(r, shift);
+    o[1] = kit_sum_to_u8(g, shift);
+    o[2] = kit_sum_to_u8(b, shift);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: declare the window, __shared__ unsigned char s_win[WIN_MAX][WIN_ROW_MAX];
@@ -107,7 +87,7 @@ __global__ void conv_rgb_v1_kernel(const unsigned char *d_in, unsigned char *d_o
     // window rows t / row_bytes, + 4, + 8, ... (row_bytes = (16+2R)*3; only the
     // first 4*row_bytes threads load). Zero outside the picture. __syncthreads().
     // Then the thread's own pixel (blockIdx*16 + threadIdx): sum c_taps times the
-    // window's bytes in ints, write sum_to_u8(sum, c_shift) per channel.
+    // window's bytes in ints, write kit_sum_to_u8(sum, c_shift) per channel.
     <<< STUDENT */
 }
 
@@ -151,13 +131,13 @@ __global__ void conv_rgb_v2_kernel(const unsigned char *d_in, unsigned char *d_o
         }
     }
     unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = to_u8(r);
-    o[1] = to_u8(g);
-    o[2] = to_u8(b);
+    o[0] = kit_to_u8f(r);
+    o[1] = kit_to_u8f(g);
+    o[2] = kit_to_u8f(b);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: v1's window and load; sum in float: c_w32 times (float) of each byte
-    // read from the window; write to_u8(sum) per channel.
+    // read from the window; write kit_to_u8f(sum) per channel.
     <<< STUDENT */
 }
 
@@ -201,9 +181,9 @@ __global__ void conv_rgb_v3_kernel(const unsigned char *d_in, unsigned char *d_o
         }
     }
     unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = to_u8(r);
-    o[1] = to_u8(g);
-    o[2] = to_u8(b);
+    o[0] = kit_to_u8f(r);
+    o[1] = kit_to_u8f(g);
+    o[2] = kit_to_u8f(b);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: v2 with __shared__ float s_win[WIN_MAX][WIN_ROW_MAX]: convert each
@@ -251,9 +231,9 @@ __global__ void conv_rgb_v4_kernel(const unsigned char *d_in, unsigned char *d_o
         }
     }
     unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = to_u8(r);
-    o[1] = to_u8(g);
-    o[2] = to_u8(b);
+    o[0] = kit_to_u8f(r);
+    o[1] = kit_to_u8f(g);
+    o[2] = kit_to_u8f(b);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: v3 with a 1D window, extern __shared__ float s_pad[]; (its size comes
@@ -300,9 +280,9 @@ __global__ void conv_rgb_v5_kernel(const unsigned char *d_in, unsigned char *d_o
         }
     }
     unsigned char *o = d_out + ((size_t)y * width + x) * CONV_CHANNELS;
-    o[0] = to_u8(r);
-    o[1] = to_u8(g);
-    o[2] = to_u8(b);
+    o[0] = kit_to_u8f(r);
+    o[1] = kit_to_u8f(g);
+    o[2] = kit_to_u8f(b);
     /* <<< SOLUTION */
     /* >>> STUDENT
     // TODO: v3 for a block of any shape: the window is (blockDim.x+2R) x
@@ -344,7 +324,7 @@ int conv_rgb_v1(const unsigned char *d_in, unsigned char *d_out, int width, int 
         return rc;
     /* >>> SOLUTION */
     dim3 block(CONV_GUIDE_BLOCK, CONV_GUIDE_BLOCK);
-    dim3 grid(blocks_for(width, CONV_GUIDE_BLOCK), blocks_for(height, CONV_GUIDE_BLOCK));
+    dim3 grid(kit_blocks_for(width, CONV_GUIDE_BLOCK), kit_blocks_for(height, CONV_GUIDE_BLOCK));
     conv_rgb_v1_kernel<<<grid, block>>>(d_in, d_out, width, height, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -364,7 +344,7 @@ int conv_rgb_v2(const unsigned char *d_in, unsigned char *d_out, int width, int 
         return rc;
     /* >>> SOLUTION */
     dim3 block(CONV_GUIDE_BLOCK, CONV_GUIDE_BLOCK);
-    dim3 grid(blocks_for(width, CONV_GUIDE_BLOCK), blocks_for(height, CONV_GUIDE_BLOCK));
+    dim3 grid(kit_blocks_for(width, CONV_GUIDE_BLOCK), kit_blocks_for(height, CONV_GUIDE_BLOCK));
     conv_rgb_v2_kernel<<<grid, block>>>(d_in, d_out, width, height, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -383,7 +363,7 @@ int conv_rgb_v3(const unsigned char *d_in, unsigned char *d_out, int width, int 
         return rc;
     /* >>> SOLUTION */
     dim3 block(CONV_GUIDE_BLOCK, CONV_GUIDE_BLOCK);
-    dim3 grid(blocks_for(width, CONV_GUIDE_BLOCK), blocks_for(height, CONV_GUIDE_BLOCK));
+    dim3 grid(kit_blocks_for(width, CONV_GUIDE_BLOCK), kit_blocks_for(height, CONV_GUIDE_BLOCK));
     conv_rgb_v3_kernel<<<grid, block>>>(d_in, d_out, width, height, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -413,7 +393,7 @@ int conv_rgb_v4(const unsigned char *d_in, unsigned char *d_out, int width, int 
     const int stride = row_floats + pad;
     const size_t smem = (size_t)side * stride * sizeof(float);
     dim3 block(CONV_GUIDE_BLOCK, CONV_GUIDE_BLOCK);
-    dim3 grid(blocks_for(width, CONV_GUIDE_BLOCK), blocks_for(height, CONV_GUIDE_BLOCK));
+    dim3 grid(kit_blocks_for(width, CONV_GUIDE_BLOCK), kit_blocks_for(height, CONV_GUIDE_BLOCK));
     conv_rgb_v4_kernel<<<grid, block, smem>>>(d_in, d_out, width, height, radius, stride);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -439,7 +419,7 @@ int conv_rgb_v5(const unsigned char *d_in, unsigned char *d_out, int width, int 
         CUDA_CHECK(cudaFuncSetAttribute(conv_rgb_v5_kernel,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     dim3 block(block_w, block_h);
-    dim3 grid(blocks_for(width, block_w), blocks_for(height, block_h));
+    dim3 grid(kit_blocks_for(width, block_w), kit_blocks_for(height, block_h));
     conv_rgb_v5_kernel<<<grid, block, smem>>>(d_in, d_out, width, height, radius);
     KIT_CHECK_LAUNCH();
     return KIT_OK;

@@ -30,13 +30,6 @@
 
 __constant__ float c_weights[BATCH_TAPS];
 
-/* Clamp to 0..255 and round half up (the CPU reference's rule). */
-__device__ static inline unsigned char to_byte(float v)
-{
-    v = fminf(fmaxf(v, 0.0f), 255.0f);
-    return (unsigned char)__float2uint_rd(v + 0.5f);
-}
-
 /* ------------------------------------------------------------------ kernels */
 
 /* One thread per pixel of picture blockIdx.z; the filter's sums are exact in
@@ -68,9 +61,9 @@ __global__ void batch_kernel(const unsigned char *d_in, unsigned char *d_out, in
         }
     }
     unsigned char *o = d_out + blockIdx.z * pic + ((size_t)y * width + x) * 3;
-    o[0] = to_byte(r);
-    o[1] = to_byte(g);
-    o[2] = to_byte(b);
+    o[0] = kit_to_u8f(r);
+    o[1] = kit_to_u8f(g);
+    o[2] = kit_to_u8f(b);
 }
 
 /* --------------------------------------------------------- given launchers */

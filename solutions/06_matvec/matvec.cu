@@ -28,12 +28,6 @@
 
 /* ----------------------------------------------------------- device helpers */
 
-/* Blocks needed to cover n items with blocks of b. */
-KIT_MAYBE_UNUSED static inline int blocks_for(int n, int b)
-{
-    return (n + b - 1) / b;
-}
-
 /* 1 when p may be read with 16-byte loads. */
 KIT_MAYBE_UNUSED static inline int aligned16(const void *p)
 {
@@ -280,7 +274,7 @@ int matvec_v1(const double *d_A, const double *d_x, double *d_y, int m, int n, i
         return r;
     KIT_REQUIRE(threads > 0 && threads <= 1024);
     /* >>> SOLUTION */
-    matvec_v1_kernel<<<blocks_for(m, threads), threads>>>(d_A, d_x, d_y, m, n);
+    matvec_v1_kernel<<<kit_blocks_for(m, threads), threads>>>(d_A, d_x, d_y, m, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
@@ -294,7 +288,7 @@ int matvec_v1(const double *d_A, const double *d_x, double *d_y, int m, int n, i
 static int check_tile(int m, int tile_w, int tile_h)
 {
     KIT_REQUIRE(tile_w > 0 && tile_w <= MATVEC_MAX_TILE_W && tile_h > 0);
-    KIT_REQUIRE(blocks_for(m, tile_h) <= MATVEC_MAX_GRID_Y);
+    KIT_REQUIRE(kit_blocks_for(m, tile_h) <= MATVEC_MAX_GRID_Y);
     return KIT_OK;
 }
 
@@ -309,8 +303,8 @@ int matvec_v2(const double *d_A, const double *d_x, double *d_y, int m, int n, i
     /* >>> SOLUTION */
     /* the blocks add into y: it must start at zero (this is in v2's time) */
     CUDA_CHECK(cudaMemsetAsync(d_y, 0, (size_t)m * sizeof(double), 0));
-    dim3 grid(blocks_for(n, tile_w), blocks_for(m, tile_h));
-    matvec_v2_kernel<<<grid, 32 * blocks_for(tile_w, 32)>>>(d_A, d_x, d_y, m, n, tile_w, tile_h);
+    dim3 grid(kit_blocks_for(n, tile_w), kit_blocks_for(m, tile_h));
+    matvec_v2_kernel<<<grid, 32 * kit_blocks_for(tile_w, 32)>>>(d_A, d_x, d_y, m, n, tile_w, tile_h);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
@@ -334,8 +328,8 @@ int matvec_v3(const double *d_A, const double *d_x, double *d_y, int m, int n, i
         return r;
     /* >>> SOLUTION */
     CUDA_CHECK(cudaMemsetAsync(d_y, 0, (size_t)m * sizeof(double), 0));
-    dim3 grid(blocks_for(n, tile_w), blocks_for(m, tile_h));
-    matvec_v3_kernel<<<grid, 32 * blocks_for(tile_w, 32)>>>(d_A, d_x, d_y, m, n, tile_w, tile_h);
+    dim3 grid(kit_blocks_for(n, tile_w), kit_blocks_for(m, tile_h));
+    matvec_v3_kernel<<<grid, 32 * kit_blocks_for(tile_w, 32)>>>(d_A, d_x, d_y, m, n, tile_w, tile_h);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
@@ -371,7 +365,7 @@ int matvec_v4(const double *d_A, const double *d_x, double *d_y, int m, int n, i
     const int warps_per_row = matvec_v4_warps_per_row(n, threads);
     const int rows_per_block = threads / 32 / warps_per_row;
     const int vec = n % 2 == 0 && aligned16(d_A) && aligned16(d_x);
-    matvec_v4_kernel<<<blocks_for(m, rows_per_block), threads>>>(d_A, d_x, d_y, m, n,
+    matvec_v4_kernel<<<kit_blocks_for(m, rows_per_block), threads>>>(d_A, d_x, d_y, m, n,
                                                                   warps_per_row, vec);
     KIT_CHECK_LAUNCH();
     return KIT_OK;

@@ -17,12 +17,6 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-/* Blocks of b threads needed to cover n pixels. */
-KIT_MAYBE_UNUSED static inline unsigned int blocks_for(long n, int b)
-{
-    return (unsigned int)((n + b - 1) / b);
-}
-
 /* 0..255 onto 0..max. */
 __device__ KIT_MAYBE_UNUSED static inline float rescale(float v, int max)
 {
@@ -92,7 +86,7 @@ __global__ void delete_plane_soa(rgb_planes img, char plane, long n)
 int soa_v1(rgb_pixel *d_img, int max, long n)
 {
     KIT_REQUIRE(d_img != NULL && n > 0 && max >= 0 && max <= 255);
-    rescale_img_aos<<<blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, max, n);
+    rescale_img_aos<<<kit_blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, max, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
 }
@@ -102,7 +96,7 @@ int soa_v2(rgb_planes d_img, int max, long n)
     KIT_REQUIRE(d_img.r != NULL && d_img.g != NULL && d_img.b != NULL);
     KIT_REQUIRE(n > 0 && max >= 0 && max <= 255);
     /* >>> SOLUTION */
-    rescale_img_soa<<<blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, max, n);
+    rescale_img_soa<<<kit_blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, max, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */
@@ -116,7 +110,7 @@ int soa_v3(rgb_pixel *d_img, char plane, long n)
 {
     KIT_REQUIRE(d_img != NULL && n > 0);
     KIT_REQUIRE(plane == 'r' || plane == 'g' || plane == 'b');
-    delete_plane_aos<<<blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, plane, n);
+    delete_plane_aos<<<kit_blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, plane, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
 }
@@ -126,7 +120,7 @@ int soa_v4(rgb_planes d_img, char plane, long n)
     KIT_REQUIRE(d_img.r != NULL && d_img.g != NULL && d_img.b != NULL && n > 0);
     KIT_REQUIRE(plane == 'r' || plane == 'g' || plane == 'b');
     /* >>> SOLUTION */
-    delete_plane_soa<<<blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, plane, n);
+    delete_plane_soa<<<kit_blocks_for(n, SOA_BLOCK), SOA_BLOCK>>>(d_img, plane, n);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
     /* <<< SOLUTION */

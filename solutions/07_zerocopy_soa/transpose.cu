@@ -22,12 +22,6 @@
 
 /* ------------------------------------------------------------------ helpers */
 
-/* Blocks of b threads needed to cover n elements. */
-KIT_MAYBE_UNUSED static inline unsigned int blocks_for(int n, int b)
-{
-    return (unsigned int)((n + b - 1) / b);
-}
-
 #define V5_THREADS (V5_THREADS_X * V5_THREADS_Y)
 #define V5_MAX_QUADS 2 /* 4x4 blocks a thread moves in the largest tile (128x64) */
 
@@ -265,7 +259,7 @@ int transpose_v1(const float *d_in, float *d_out, int width, int height, int til
         return r;
     KIT_REQUIRE(tile_w > 0 && tile_h > 0 && tile_w * tile_h <= 1024);
     dim3 block(tile_w, tile_h);
-    dim3 grid(blocks_for(width, tile_w), blocks_for(height, tile_h));
+    dim3 grid(kit_blocks_for(width, tile_w), kit_blocks_for(height, tile_h));
     transpose_naive_rows<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -279,7 +273,7 @@ int transpose_v2(const float *d_in, float *d_out, int width, int height, int til
     KIT_REQUIRE(tile_w > 0 && tile_h > 0 && tile_w * tile_h <= 1024);
     /* >>> SOLUTION */
     dim3 block(tile_w, tile_h);
-    dim3 grid(blocks_for(height, tile_w), blocks_for(width, tile_h)); /* the output's shape */
+    dim3 grid(kit_blocks_for(height, tile_w), kit_blocks_for(width, tile_h)); /* the output's shape */
     transpose_naive_cols<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -299,7 +293,7 @@ int transpose_v3(const float *d_in, float *d_out, int width, int height, int til
     KIT_REQUIRE(tile_w == tile_h && tile_w > 0 && tile_w <= TR_MAX_SQUARE);
     /* >>> SOLUTION */
     dim3 block(tile_w, tile_w);
-    dim3 grid(blocks_for(width, tile_w), blocks_for(height, tile_w));
+    dim3 grid(kit_blocks_for(width, tile_w), kit_blocks_for(height, tile_w));
     transpose_smem<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -319,7 +313,7 @@ int transpose_v4(const float *d_in, float *d_out, int width, int height, int til
     KIT_REQUIRE(tile_w == tile_h && tile_w > 0 && tile_w <= TR_MAX_SQUARE);
     /* >>> SOLUTION */
     dim3 block(tile_w, tile_w);
-    dim3 grid(blocks_for(width, tile_w), blocks_for(height, tile_w));
+    dim3 grid(kit_blocks_for(width, tile_w), kit_blocks_for(height, tile_w));
     transpose_smem_pad<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;
@@ -339,7 +333,7 @@ int transpose_v5(const float *d_in, float *d_out, int width, int height, int til
     KIT_REQUIRE(fn != NULL);
     /* >>> SOLUTION */
     dim3 block(V5_THREADS_X, V5_THREADS_Y);
-    dim3 grid(blocks_for(width, tile_w), blocks_for(height, tile_h));
+    dim3 grid(kit_blocks_for(width, tile_w), kit_blocks_for(height, tile_h));
     fn<<<grid, block>>>(d_in, d_out, width, height);
     KIT_CHECK_LAUNCH();
     return KIT_OK;

@@ -79,7 +79,7 @@ L04="$KIT_ROOT/labs/04_shared_mem"
 @test "the committed lab 04 skeletons equal the generated ones and hold no answer" {
     run make -s -C "$L04" skeleton-check
     [ "$status" -eq 0 ] || { echo "$output"; false; }
-    run grep -c "dot4(win, c_taps8" "$L04/tile.cu"
+    run grep -c "sum = kit_dot4(w\[i\]\[a + hi\], taps\[i\], sum)" "$L04/tile.cu"
     [ "$output" -eq 0 ]
     run grep -c "s_win\[r\]\[lcol\] = b;" "$L04/conv.cu"
     [ "$output" -eq 0 ]

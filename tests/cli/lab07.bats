@@ -85,7 +85,7 @@ setup() {
     [ "$output" = "0" ]
     # ... and the given variants are whole
     grep -q 'd_out\[(size_t)x \* height + y\] = d_in\[(size_t)y \* width + x\];' "$L07/transpose.cu"
-    grep -q 'sum_arrays<<<blocks_for(n, SUM_BLOCK), SUM_BLOCK>>>(d_a, d_b, d_c, n);' "$L07/sum.cu"
+    grep -q 'sum_arrays<<<kit_blocks_for(n, SUM_BLOCK), SUM_BLOCK>>>(d_a, d_b, d_c, n);' "$L07/sum.cu"
     grep -q 'rescale_img_aos<<<' "$L07/soa.cu"
     grep -q 'delete_plane_aos<<<' "$L07/soa.cu"
 }

@@ -1,0 +1,1 @@
+# v6 as the reference solution has it
