@@ -29,6 +29,9 @@ class Flight(schedule.Grading):
         self.most = 0
         self.inside = 0
 
+    def know_objects(self):
+        pass
+
     def reference(self):
         self.ref_ready.set()
 

@@ -555,6 +555,15 @@ EOF
         grep -q "^\"compile-error\",\"$l\",failed,.*,compile-error,.*error" "$BATS_TEST_TMPDIR/out$l/grades.csv"
         grep -q "^\"correct\",\"$l\",ok,0,0,.*,skipped,.*no CUDA device" "$BATS_TEST_TMPDIR/out$l/grades.csv"
     done
+    # a file with the reference's bytes takes the reference's object: the copy of the
+    # reference compiles nothing of its own, the compile error only the file it broke
+    o="$BATS_TEST_TMPDIR/out03/students"
+    grep -q 'nvcc.* -c .*conv\.cu' "$BATS_TEST_TMPDIR/out03/reference/build.log"
+    run grep -c 'nvcc.* -c ' "$o/correct/build.log"
+    [ "$output" = 0 ] || { cat "$o/correct/build.log"; false; }
+    grep -q 'nvcc.* -c .*conv\.cu' "$o/compile-error/build.log"
+    run grep -c 'nvcc.* -c .*words\.cu' "$o/compile-error/build.log"
+    [ "$output" = 0 ] || { cat "$o/compile-error/build.log"; false; }
 }
 
 @test "every lab's rubric parses and draws hidden cases (part-aware lists like strip:3,4,5 included)" {

@@ -115,10 +115,10 @@ def box_mkdir(root, rel, uid=None, fresh=False, mode=0o755, replace=True):
     os.close(_walk(root, names, create=True, uid=uid, mode=mode, replace=replace))
 
 
-def box_write(root, rel, data, uid=None, mode=0o644, replace=True):
+def box_write(root, rel, data, uid=None, mode=0o644, replace=True, give=False):
     """Write a new file ROOT/REL (replacing whatever entry had that name, a link included).
     The folders made on the way are UID's; the file stays the grader's (the box's user
-    reads it, and cannot change it)."""
+    reads it, and cannot change it), or with GIVE is UID's too."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     names = parts(rel)
@@ -131,6 +131,8 @@ def box_write(root, rel, data, uid=None, mode=0o644, replace=True):
                     os.O_CLOEXEC, mode, dir_fd=fd)
         try:
             os.fchmod(f, mode)
+            if give and uid is not None:
+                os.fchown(f, uid, uid)
             write_all(f, data)
         finally:
             os.close(f)
@@ -247,9 +249,10 @@ def bmkdir(box, rel, fresh=False):
     return os.path.join(str(box.root), *parts(rel))
 
 
-def bwrite(box, rel, data, mode=0o644):
-    """A new file REL in BOX (the box's user reads it; whatever had its name is removed)."""
-    box_write(box.root, rel, data, uid=box.uid, mode=mode)
+def bwrite(box, rel, data, mode=0o644, give=False):
+    """A new file REL in BOX (the box's user reads it; whatever had its name is removed;
+    GIVE: the file is the box user's, who may replace it)."""
+    box_write(box.root, rel, data, uid=box.uid, mode=mode, give=give)
 
 
 def bremove(box, rel):

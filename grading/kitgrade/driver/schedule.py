@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from ..base import fsutil
 from ..base.safetext import clean
 from ..base.tell import say
-from ..lab import build, names, rubric
+from ..lab import build, names, objcache, rubric
 from ..runs import check
 from ..runs.desc import case_seed, rep_key
 from ..runs.run import Runner
@@ -54,6 +54,10 @@ class Grading:
         self.gpus = Gpus(ctx.slots, share=ctx.opts.gpu_share or max(2, min(jobs, SHARE_MOST)))
         self.line = TimingLine(self.gpus, self.cores, ctx.slots) if ctx.slots else None
         self.ref_ready = threading.Event()
+        self.ref_built = threading.Event()  # the reference's build ended (its objects known)
+        self.objects = objcache.ObjectCache()   # what trusted builds compiled (objcache)
+        self.ref_keys = set()       # the reference solution's files (objcache.key)
+        self.ref_src = None         # where the reference is built from (know_objects)
         self.ref_box = None
         self.ref_boxes = {}         # timing slot -> a box holding a copy of the reference
         self.all_items = timed_items(ctx, None)
@@ -104,18 +108,45 @@ class Grading:
             if self.fatal is None:
                 self.fatal = msg
         self.ctx.stop.set()
+        self.ref_built.set()
         self.ref_ready.set()
 
     def slot_of(self, i):
         return self.ctx.slots[i % len(self.ctx.slots)] if self.ctx.slots else None
 
     # ---------------------------------------------------------------- build
-    def build(self, box, src_dir, sd, cores):
-        """(BuildResult, file notes) of one submission (or of the reference), its files
-        compiled side by side on CORES where there are several (make -j)."""
+    def put(self, box, src_dir):
+        """The submission's files into BOX/src: (file notes, {file: the bytes put there})."""
+        sources = {}
+        notes = build.put_files(box, self.ctx.lab.srcs, src_dir,
+                                os.path.join(self.ctx.pristine, "labs", self.ctx.lab.name), sources)
+        return notes, sources
+
+    def know_objects(self):
+        """Before any build starts: the skeleton's objects (the pristine kit's build), and the
+        reference's files as a student's copy holds them (objcache.as_handed_in), in
+        OUT's work folder (self.ref_src), which the reference is built from."""
         ctx = self.ctx
-        notes = build.put_files(box, ctx.lab.srcs, src_dir,
-                                os.path.join(ctx.pristine, "labs", ctx.lab.name))
+        self.objects.add_build(ctx.lab.srcs, os.path.join(ctx.pristine, "labs", ctx.lab.name),
+                               os.path.join(ctx.pristine, ".skeleton", "build", "skel"))
+        self.ref_src = os.path.join(ctx.tmp, "reference-src")
+        fsutil.remove_tree(self.ref_src)
+        os.makedirs(self.ref_src)
+        for f in ctx.lab.srcs:
+            data = fsutil.read_regular(os.path.join(ctx.lab.solutions, f), build.MAX_SOURCE)
+            if data is not None:
+                data = objcache.as_handed_in(data)
+                fsutil.atomic_write(os.path.join(self.ref_src, f), data)
+                self.ref_keys.add(objcache.key(f, data))
+
+    def build(self, box, src_dir, sd, cores, put=None):
+        """(BuildResult, file notes) of one submission (or of the reference), its files
+        compiled side by side on CORES where there are several (make -j); a file with the
+        bytes of the skeleton's or the reference's takes their object (objcache). PUT: what
+        self.put returned, where the files are in BOX already."""
+        ctx = self.ctx
+        notes, sources = put or self.put(box, src_dir)
+        self.objects.seed(box, sources)
         log = os.path.join(sd, "build.log")
         t0 = time.monotonic()
         with running(ctx, os.path.basename(sd), "build", None, cores):
@@ -188,11 +219,15 @@ class Grading:
             with self.cores.take(max(1, min(4, len(self.cores.all) // 4)), urgent=_yes) as cs:
                 self.count("building", 1)
                 try:
-                    br, _ = self.build(box, ctx.lab.solutions, sd, cs)
+                    br, _ = self.build(box, self.ref_src, sd, cs)
                     if br.status != "ok" and len(cs) > 1:    # as a student's: one at a time
-                        br, _ = self.build(box, ctx.lab.solutions, sd, cs[:1])
+                        br, _ = self.build(box, self.ref_src, sd, cs[:1])
+                    if br.status == "ok":   # before anything runs in its box
+                        self.objects.add_build(ctx.lab.srcs, os.path.join(box.root, "src"),
+                                               os.path.join(box.root, "out", "build", "skel"))
                 finally:
                     self.count("building", -1)
+                    self.ref_built.set()
             if br.status != "ok":
                 log = (fsutil.read_regular(os.path.join(sd, "build.log"), 1 << 20) or b"")
                 return self.fail("the reference solution does not build (%s: %s):\n%s" % (
@@ -266,13 +301,18 @@ class Grading:
         box = None
         try:
             box = self.open_box(st.id)
+            put = self.put(box, src)
+            # a file of the reference's: its object is known once the reference has built
+            # (objcache), so wait for that, holding no core, rather than compile it again
+            if any(objcache.key(f, d) in self.ref_keys for f, d in put[1].items()):
+                self.ref_built.wait()
             with self.cores.take(1) as cs:
                 if ctx.stop.is_set():
                     return None
                 self.count("building", 1)
                 self.mark(ph, "build", 0)
                 try:
-                    br, files = self.build(box, src, sd, cs)
+                    br, files = self.build(box, src, sd, cs, put)
                 finally:
                     self.count("building", -1)
                     self.mark(ph, "build", 1)
@@ -502,6 +542,7 @@ class Grading:
                 give_back()
                 cap.release()
 
+        self.know_objects()
         ref = threading.Thread(target=self.reference, daemon=True)
         ref.start()
         for i, st in enumerate(todo):

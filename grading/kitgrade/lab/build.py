@@ -290,8 +290,10 @@ def _make_pristine(lab, dest, log, env, force, fp=None):
              log, e) != 0 or not os.path.isfile(entry):
         raise KitError("the skeleton's entry points cannot be listed (see %s)" % log)
     skel = os.path.join(tmp, ".skeleton")
-    if _make(["make", "--no-print-directory", "-s", jobs, "-C", ldir, "GRADED=1", "O=" + skel,
-              "SRC=" + ldir, "ENTRY=" + entry, lab.binary], log, e) != 0 or \
+    # warnings as errors, as a student's build: its objects stand in for a student's file
+    # left as the skeleton has it (objcache)
+    if _make(["make", "--no-print-directory", "-s", jobs, "-C", ldir, "GRADED=1", "WERROR=1",
+              "O=" + skel, "SRC=" + ldir, "ENTRY=" + entry, lab.binary], log, e) != 0 or \
             not os.path.isfile(os.path.join(skel, lab.binary)):
         raise KitError("the lab's skeleton does not build in the pristine kit (see %s)" % log)
     bad = leaks(tmp)
@@ -319,9 +321,10 @@ def leaks(pristine):
     return ", ".join(sorted(bad))
 
 
-def put_files(box, srcs, student_dir, pristine_labdir):
+def put_files(box, srcs, student_dir, pristine_labdir, sources=None):
     """The student's files into BOX/src (read with no link followed, at most 4 MB each; the
-    skeleton's file where one is missing or refused). Notes, one line per file."""
+    skeleton's file where one is missing or refused). Notes, one line per file; SOURCES (a
+    dict), when given, gets each file's bytes as put."""
     notes = []
     fsutil.bmkdir(box, "src")
     for f in srcs:
@@ -341,6 +344,8 @@ def put_files(box, srcs, student_dir, pristine_labdir):
         if data is None:
             data = fsutil.read_regular(os.path.join(pristine_labdir, f), MAX_SOURCE) or b""
         fsutil.bwrite(box, "src/" + f, data)
+        if sources is not None:
+            sources[f] = data
         if note:
             notes.append(note)
     if student_dir:
