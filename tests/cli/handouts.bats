@@ -71,7 +71,7 @@ section() {
     [[ "$output" != *"_mm_min_ps"* && "$output" != *"_mm_max_ps"* ]]
     # the measured figures stay, in the generated block question 2 points at
     grep -q '^| v2 omp-pixels |' "$f2"
-    grep -q '^2\. In the reference figures below, v2 falls behind v1' "$f2"
+    grep -q '^2\. Compare v2 with v1 in the reference figures below' "$f2"
     grep -q '^4\. How does v3 clamp the four lanes' "$f2"
 }
 
