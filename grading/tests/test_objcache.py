@@ -3,6 +3,7 @@ object their trusted build made, under its own name only, no link followed, and 
 finds it up to date; any other file is compiled as before."""
 import os
 import subprocess
+import types
 import unittest
 
 import util
@@ -43,6 +44,24 @@ class ObjectCache(util.TempCase):
         self.assertEqual(sorted(os.listdir(out)), ["conv.c.o"])
         # one byte more: compiled as a student's file
         self.assertEqual(c.seed(self.box, {"conv.c": src + b" "}), [])
+
+    def test_prime_builds_the_reference_from_a_students_copy(self):
+        kit = os.path.join(self.tmp, "kit")
+        sol = os.path.join(kit, "solutions", "99_x")
+        skel = os.path.join(self.tmp, "pristine", ".skeleton", "build", "skel")
+        os.makedirs(sol)
+        os.makedirs(skel)
+        os.makedirs(os.path.join(self.tmp, "pristine", "labs", "99_x"))
+        util.put(os.path.join(sol, "conv.c"),
+                 "int f(void)\n{\n    /* >>> SOLUTION */\n    return 1;\n    /* <<< SOLUTION */\n"
+                 "    /* >>> STUDENT\n    // TODO: return 1\n    return 0;\n    <<< STUDENT */\n}\n")
+        lab = types.SimpleNamespace(srcs=["conv.c"], name="99_x", solutions=sol)
+        c = objcache.ObjectCache()
+        dest = os.path.join(self.tmp, "ref-src")
+        keys = c.prime(lab, os.path.join(self.tmp, "pristine"), dest)
+        handed_in = b"int f(void)\n{\n    return 1;\n}\n"
+        self.assertEqual(util.read(os.path.join(dest, "conv.c")).encode(), handed_in)
+        self.assertEqual(keys, {objcache.key("conv.c", handed_in)})
 
     def test_a_link_is_no_object(self):
         os.remove(os.path.join(self.built, "conv.c.o"))

@@ -123,21 +123,10 @@ class Grading:
         return notes, sources
 
     def know_objects(self):
-        """Before any build starts: the skeleton's objects (the pristine kit's build), and the
-        reference's files as a student's copy holds them (objcache.as_handed_in), in
-        OUT's work folder (self.ref_src), which the reference is built from."""
-        ctx = self.ctx
-        self.objects.add_build(ctx.lab.srcs, os.path.join(ctx.pristine, "labs", ctx.lab.name),
-                               os.path.join(ctx.pristine, ".skeleton", "build", "skel"))
-        self.ref_src = os.path.join(ctx.tmp, "reference-src")
-        fsutil.remove_tree(self.ref_src)
-        os.makedirs(self.ref_src)
-        for f in ctx.lab.srcs:
-            data = fsutil.read_regular(os.path.join(ctx.lab.solutions, f), build.MAX_SOURCE)
-            if data is not None:
-                data = objcache.as_handed_in(data)
-                fsutil.atomic_write(os.path.join(self.ref_src, f), data)
-                self.ref_keys.add(objcache.key(f, data))
+        """Before any build starts: the skeleton's objects, and the reference's files as a
+        student's copy holds them, which the reference is built from (objcache.prime)."""
+        self.ref_src = os.path.join(self.ctx.tmp, "reference-src")
+        self.ref_keys = self.objects.prime(self.ctx.lab, self.ctx.pristine, self.ref_src)
 
     def build(self, box, src_dir, sd, cores, put=None):
         """(BuildResult, file notes) of one submission (or of the reference), its files

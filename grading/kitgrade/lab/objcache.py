@@ -65,6 +65,23 @@ class ObjectCache:
                 added.append(f)
         return added
 
+    def prime(self, lab, pristine, dest):
+        """Before a grading's builds: the skeleton's objects (the PRISTINE kit's build) known,
+        and LAB's solution files as a student's copy holds them written to DEST (the grader's
+        own folder), which the reference is built from. The keys of those files."""
+        self.add_build(lab.srcs, os.path.join(pristine, "labs", lab.name),
+                       os.path.join(pristine, ".skeleton", "build", "skel"))
+        fsutil.remove_tree(dest)
+        os.makedirs(dest)
+        keys = set()
+        for f in lab.srcs:
+            data = fsutil.read_regular(os.path.join(lab.solutions, f), 4 << 20)
+            if data is not None:
+                data = as_handed_in(data)
+                fsutil.atomic_write(os.path.join(dest, f), data)
+                keys.add(key(f, data))
+        return keys
+
     def has(self, name, source):
         with self._lock:
             return key(name, source) in self._objects
