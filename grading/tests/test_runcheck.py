@@ -107,6 +107,20 @@ class RunCheck(unittest.TestCase):
             run.rel = {("perf1", 3): "time/x-perf1"}
             vc = c.verify(run, CASE, 3, False)
             self.assertIn("first error: lab07: cannot write time/x-perf1/v3.r4.bin", vc.reason)
+            # a student's file is named by its name alone, whichever build compiled it
+            with open(err, "w") as f:
+                f.write("/tmp/o/work/reference/src/conv.cu:240: cudaMemcpy(d, h): invalid "
+                        "argument\n")
+            vc = c.verify(run, CASE, 3, False)
+            self.assertIn("first error: conv.cu:240: cudaMemcpy(d, h): invalid argument", vc.reason)
+            with open(err, "w") as f:
+                f.write("/k/grading/build/pristine/03-ab/labs/03_global_mem/words.cu:97: "
+                        "precondition failed: radius <= 2\n")
+            vc = c.verify(run, CASE, 3, False)
+            self.assertIn("first error: words.cu:97: precondition failed", vc.reason)
+            with open(err, "w") as f:
+                f.write("lab07: cannot write time/x-perf1/v2.r1.bin: No space left\n"
+                        "lab07: cannot write time/x-perf1/v3.r4.bin: No space left\n")
             run.rel = {("perf1", 3): "time/y"}         # none names it: the first line
             self.assertIn("x-perf1/v2.r1.bin", c.verify(run, CASE, 3, False).reason)
             open(err, "w").close()

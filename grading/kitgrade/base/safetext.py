@@ -85,3 +85,15 @@ def block(text, max_lines=20, max_chars=4000):
 def gp_string(s):
     """A gnuplot single-quoted string (nothing in it is interpreted but '')."""
     return "'" + clean(s).replace("'", "''") + "'"
+
+
+# where a student's file is named in a message (__FILE__: "FILE:LINE:"): in its box's src/,
+# or in the pristine kit's lab folder (a file left as the skeleton, whose object the skeleton's
+# build made), or in the reference's box (a file with the reference's bytes: lab/objcache.py)
+_SOURCE_AT = re.compile(r"/(?:[^/\s:'\"]+/)*?(?:src|labs/\d\d_[A-Za-z0-9_]+)/([^/\s:'\"]+:\d+)")
+
+
+def source_names(line):
+    """LINE with each path to a student's file cut to the file's name (conv.cu:240), so that
+    a message reads the same whichever build compiled the file and wherever its box was."""
+    return _SOURCE_AT.sub(r"\1", line)

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from ..base import fsutil
-from ..base.safetext import one_line
+from ..base.safetext import one_line, source_names
 from ..lab.build import BREACH_WORDS, num
 from ..lab.rubric import vname
 from . import check
@@ -53,12 +53,13 @@ def signame(n):
 
 
 def first_error(path, prefer=None):
-    """The first meaningful line of a run's standard error; with PREFER (a string), the first
-    such line that holds it if one does (one run of several variants: the variant's own)."""
+    """The first meaningful line of a run's standard error, its paths to a student's files
+    cut to their names (source_names); with PREFER (a string), the first such line that holds
+    it if one does (one run of several variants: the variant's own)."""
     data = fsutil.read_regular(path, 8 << 20) or b""
     lines = []
     for ln in data.decode("utf-8", "replace").splitlines():
-        s = one_line(ln, 1 << 20)
+        s = source_names(one_line(ln, 1 << 20))
         if s and not s.startswith("bash: line") and \
                 not re.search(r"Segmentation fault|Aborted|core dumped", s):
             if prefer is None or prefer in s:

@@ -7,7 +7,8 @@ import os
 import subprocess
 
 from ..base import fsutil
-from ..base.safetext import block, cell, clean, gp_string, json_text, md  # noqa: F401 (report's)
+from ..base.safetext import (block, cell, clean, gp_string, json_text, md,  # noqa: F401 (report's)
+                              source_names)
 from ..runs import speedloss
 from .score import grades_row, label
 from .wfreport import top
@@ -179,7 +180,8 @@ def write_report(sd, rec, g):
     for name in sorted(os.listdir(logs)) if os.path.isdir(logs) else []:
         if not name.endswith(".err") or shown >= 3:
             continue
-        text = _read(os.path.join(logs, name), 64 << 10)
+        text = "\n".join(source_names(ln) for ln in
+                         _read(os.path.join(logs, name), 64 << 10).splitlines())
         if not text.strip():
             continue
         shown += 1
