@@ -1,5 +1,6 @@
 """safetext: control characters replaced, formulas defused, numbers kept, JSON escaped."""
 import json
+import time
 import unittest
 
 import util  # noqa: F401 (the package on the path)
@@ -39,9 +40,17 @@ class SafeText(unittest.TestCase):
                      "/kit/grading/build/pristine/03-ab/labs/03_global_mem/"):
             self.assertEqual(st.source_names(path + "conv.cu:240: precondition failed: x"),
                              "conv.cu:240: precondition failed: x")
+        self.assertEqual(st.source_names('at "/w/reference/src/conv.cu:9": x (/w/s1/src/a.c:3)'),
+                         'at "conv.cu:9": x (a.c:3)')
         for line in ("lab07: cannot write time/x-perf1/v3.r4.bin: No space left",
-                     "./main.c:55: cudaMalloc: out of memory", "src/conv.cu has no line"):
+                     "./main.c:55: cudaMalloc: out of memory", "src/conv.cu has no line",
+                     "x/w/src/conv.cu:9 is not where a path starts"):
             self.assertEqual(st.source_names(line), line)
+        # whatever a student prints, the search stays linear: 1 MiB of /a/a/a... at once
+        t0 = time.monotonic()
+        for line in ("/a" * (1 << 19), "/a/src" * (1 << 17), " /a" * (1 << 18)):
+            self.assertEqual(st.source_names(line), line)
+        self.assertLess(time.monotonic() - t0, 5.0)
 
 
 if __name__ == "__main__":

@@ -87,13 +87,15 @@ def gp_string(s):
     return "'" + clean(s).replace("'", "''") + "'"
 
 
-# where a student's file is named in a message (__FILE__: "FILE:LINE:"): in its box's src/,
-# or in the pristine kit's lab folder (a file left as the skeleton, whose object the skeleton's
-# build made), or in the reference's box (a file with the reference's bytes: lab/objcache.py)
-_SOURCE_AT = re.compile(r"/(?:[^/\s:'\"]+/)*?(?:src|labs/\d\d_[A-Za-z0-9_]+)/([^/\s:'\"]+:\d+)")
+# where a student's file is named in a message (__FILE__: "FILE:LINE:"): in a box's src/ (its
+# own, or the reference's for a file with the reference's bytes: lab/objcache.py) or in a lab
+# folder. A match starts only where a path does (after a space, a quote, a bracket, = or a
+# comma), so that the search stays linear in the line whatever a student prints.
+_SOURCE_AT = re.compile(r"(?<![^\s'\"(\[=,])/(?:[^/\s:'\"]+/)*?(?:src|labs/\d\d_[A-Za-z0-9_]+)/"
+                        r"(?=[^/\s:'\"]+:\d)")
 
 
 def source_names(line):
     """LINE with each path to a student's file cut to the file's name (conv.cu:240), so that
     a message reads the same whichever build compiled the file and wherever its box was."""
-    return _SOURCE_AT.sub(r"\1", line)
+    return _SOURCE_AT.sub("", line)

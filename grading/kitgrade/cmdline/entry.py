@@ -140,6 +140,7 @@ def _run(ctx, g, students, todo, txt):
         # the runs under way die with the grader (the sandbox ties them to it); their
         # students have no results.json yet and are graded again by the next run
         ctx.stop.set()
+        g.ref_built.set()
         g.ref_ready.set()
         raise KeyboardInterrupt
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}

@@ -123,19 +123,17 @@ class Grading:
         return notes, sources
 
     def know_objects(self):
-        """Before any build starts: the skeleton's objects, and the reference's files as a
-        student's copy holds them, which the reference is built from (objcache.prime)."""
+        """Before any build: the reference's files as a copy holds them (objcache.prime)."""
         self.ref_src = os.path.join(self.ctx.tmp, "reference-src")
-        self.ref_keys = self.objects.prime(self.ctx.lab, self.ctx.pristine, self.ref_src)
+        self.ref_keys = self.objects.prime(self.ctx.lab, self.ref_src)
 
     def build(self, box, src_dir, sd, cores, put=None):
         """(BuildResult, file notes) of one submission (or of the reference), its files
-        compiled side by side on CORES where there are several (make -j); a file with the
-        bytes of the skeleton's or the reference's takes their object (objcache). PUT: what
-        self.put returned, where the files are in BOX already."""
+        compiled side by side on CORES where there are several (make -j), but for a file of
+        the reference's bytes (objcache). PUT: what self.put returned, the files in BOX."""
         ctx = self.ctx
         notes, sources = put or self.put(box, src_dir)
-        self.objects.seed(box, sources)
+        seeded = self.objects.seed(box, sources)
         log = os.path.join(sd, "build.log")
         t0 = time.monotonic()
         with running(ctx, os.path.basename(sd), "build", None, cores):
@@ -145,8 +143,10 @@ class Grading:
                           env=ctx.env(extra={"HOME": str(box.root)}),
                           limits=ctx.limits("build", cpus=cores), stdout=log, stderr=log, cpus=cores)
         br = build.BuildResult(ms=(time.monotonic() - t0) * 1000.0)
-        text = build.clean_log((fsutil.read_regular(log, 16 << 20) or b"").decode(
-            "utf-8", "replace"), str(box.root), ctx.pristine)
+        text = "".join("%s: not compiled: its bytes are the reference's, whose build's object "
+                       "was used\n" % f for f in seeded) + build.clean_log(
+            (fsutil.read_regular(log, 16 << 20) or b"").decode("utf-8", "replace"),
+            str(box.root), ctx.pristine)
         fsutil.atomic_write(log, text)
         br.warnings = [ln for ln in text.splitlines() if "warning" in ln][:5]
         if res.breach:
@@ -160,6 +160,7 @@ class Grading:
                 br.status, br.reason = "forbidden", why
             elif ctx.lab.gpu and ctx.slots:
                 br.early = build.early_start(box, ctx.lab, "out", ctx.tmp)
+        br.sources = sources
         return br, notes
 
     # ---------------------------------------------------------------- the reference
@@ -196,10 +197,10 @@ class Grading:
     def reference(self):
         ctx = self.ctx
         sd = self.ref_dir
-        self.warm_checker()
-        fsutil.remove_tree(sd)
-        os.makedirs(os.path.join(sd, "logs"))
         try:
+            self.warm_checker()
+            fsutil.remove_tree(sd)
+            os.makedirs(os.path.join(sd, "logs"))
             box = self.open_box("reference")
             self.ref_box = box
             # every student waits for the reference: its files built side by side, on a
@@ -212,8 +213,7 @@ class Grading:
                     if br.status != "ok" and len(cs) > 1:    # as a student's: one at a time
                         br, _ = self.build(box, self.ref_src, sd, cs[:1])
                     if br.status == "ok":   # before anything runs in its box
-                        self.objects.add_build(ctx.lab.srcs, os.path.join(box.root, "src"),
-                                               os.path.join(box.root, "out", "build", "skel"))
+                        self.objects.add_box(box, br.sources)
                 finally:
                     self.count("building", -1)
                     self.ref_built.set()
@@ -245,6 +245,8 @@ class Grading:
             self.ref_ready.set()
         except Exception:
             self.fail("internal error with the reference:\n" + traceback.format_exc())
+        finally:
+            self.ref_built.set()                # no student waits on it for ever
 
     def _gpu_shared(self, slot):
         if slot is None:
@@ -294,7 +296,9 @@ class Grading:
             # a file of the reference's: its object is known once the reference has built
             # (objcache), so wait for that, holding no core, rather than compile it again
             if any(objcache.key(f, d) in self.ref_keys for f, d in put[1].items()):
-                self.ref_built.wait()
+                while not self.ref_built.wait(1):
+                    if ctx.stop.is_set():
+                        return None
             with self.cores.take(1) as cs:
                 if ctx.stop.is_set():
                     return None

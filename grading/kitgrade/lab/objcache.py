@@ -1,13 +1,14 @@
-"""Objects a trusted build made, reused for a student file with the very same bytes.
+"""The reference's objects, reused for a student file with the very same bytes.
 
-A student's file that is byte for byte the skeleton's (a part not started) or the reference
-solution's (a copy) compiles to the object a trusted build already made: the pristine kit's
-skeleton build, or the reference's build in its box, both with the kit's rules and flags and
-the same entry list. Before a student's build that object is put where the build would write
-it (out/build/skel/FILE.o, written after the source, so make finds it up to date and does not
-compile the file again). Only those two builds ever add an object: nothing a student compiled
-is taken, so one student's build cannot reach another's. A file is known by its name and the
-SHA-256 of its bytes."""
+A student's file that is byte for byte the reference solution's, as a student's copy of it
+holds it (the region markers taken out), compiles to the object the reference's own build
+made: in its box, with the kit's rules and flags, the same entry list and the same environment
+as a student's build. Before such a student's build that object is put where the build would
+write it (out/build/skel/FILE.o, after the source, so make finds it up to date and does not
+compile the file again), and the build log says so. Only the reference's build adds objects,
+read from its box before anything runs there: nothing a student compiled is taken, so one
+student's build cannot reach another's. A file is known by its name and the SHA-256 of the
+bytes the grader put in the box."""
 import hashlib
 import os
 import threading
@@ -45,32 +46,23 @@ class ObjectCache:
         self._objects = {}          # key -> the object's bytes
         self._lock = threading.Lock()
 
-    def add(self, name, source, obj_path):
-        """Keep the object at OBJ_PATH (a regular file, no link followed) as what SOURCE
-        compiles to; False when it cannot be read."""
-        data = fsutil.read_regular(obj_path, MAX_OBJECT)
-        if data is None:
-            return False
-        with self._lock:
-            self._objects[key(name, source)] = data
-        return True
-
-    def add_build(self, srcs, src_dir, build_dir):
-        """Every file of SRCS in SRC_DIR with its object in BUILD_DIR (FILE.o): a trusted
-        build's. The files added."""
+    def add_box(self, box, sources, rel="out/build/skel"):
+        """Keep each object BOX/REL/FILE.o (read from the box with no link followed) as what
+        SOURCES[FILE] (the bytes the grader put in BOX/src) compiles to. The files added."""
         added = []
-        for f in srcs:
-            source = fsutil.read_regular(os.path.join(src_dir, f), 4 << 20)
-            if source is not None and self.add(f, source, os.path.join(build_dir, f + ".o")):
+        for f, source in sorted(sources.items()):
+            data, _why = box.read_file("%s/%s.o" % (rel, f), MAX_OBJECT)
+            if data is not None:
+                with self._lock:
+                    self._objects[key(f, source)] = data
                 added.append(f)
         return added
 
-    def prime(self, lab, pristine, dest):
-        """Before a grading's builds: the skeleton's objects (the PRISTINE kit's build) known,
-        and LAB's solution files as a student's copy holds them written to DEST (the grader's
-        own folder), which the reference is built from. The keys of those files."""
-        self.add_build(lab.srcs, os.path.join(pristine, "labs", lab.name),
-                       os.path.join(pristine, ".skeleton", "build", "skel"))
+    @staticmethod
+    def prime(lab, dest):
+        """Before a grading's builds: LAB's solution files as a student's copy holds them,
+        written to DEST (the grader's own folder), which the reference is built from. The
+        keys of those files."""
         fsutil.remove_tree(dest)
         os.makedirs(dest)
         keys = set()

@@ -59,13 +59,13 @@ def first_error(path, prefer=None):
     data = fsutil.read_regular(path, 8 << 20) or b""
     lines = []
     for ln in data.decode("utf-8", "replace").splitlines():
-        s = source_names(one_line(ln, 1 << 20))
+        s = one_line(ln, 1 << 20)
         if s and not s.startswith("bash: line") and \
                 not re.search(r"Segmentation fault|Aborted|core dumped", s):
             if prefer is None or prefer in s:
-                return s[:160]
+                return source_names(s[:2000])[:160]
             lines.append(s)
-    return lines[0][:160] if lines else ""
+    return source_names(lines[0][:2000])[:160] if lines else ""
 
 
 def runtime_status(errfile, rc, ctx):

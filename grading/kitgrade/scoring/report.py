@@ -180,7 +180,7 @@ def write_report(sd, rec, g):
     for name in sorted(os.listdir(logs)) if os.path.isdir(logs) else []:
         if not name.endswith(".err") or shown >= 3:
             continue
-        text = "\n".join(source_names(ln) for ln in
+        text = "\n".join(source_names(ln[:4000]) for ln in
                          _read(os.path.join(logs, name), 64 << 10).splitlines())
         if not text.strip():
             continue
