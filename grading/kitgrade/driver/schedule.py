@@ -55,7 +55,7 @@ class Grading:
         self.line = TimingLine(self.gpus, self.cores, ctx.slots) if ctx.slots else None
         self.ref_ready = threading.Event()
         self.ref_built = threading.Event()  # the reference's build ended (its objects known)
-        self.objects = objcache.ObjectCache()   # what trusted builds compiled (objcache)
+        self.objects = objcache.ObjectCache()   # the reference build's objects (objcache)
         self.ref_keys = set()       # the reference solution's files (objcache.key)
         self.ref_src = None         # where the reference is built from (know_objects)
         self.ref_box = None
