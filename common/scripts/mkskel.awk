@@ -8,6 +8,9 @@
 #     ...                       student starts from (a comment in the solution,
 #     <<< STUDENT */            code in the skeleton); use // comments inside
 # Everything else is copied as it is. Unbalanced markers are an error.
+# With -v out=solution it writes the solution as a student's copy of it holds it instead:
+# the SOLUTION lines kept, the STUDENT blocks and every marker line dropped (the grader's
+# examples and the reference it builds: grading/examples/make.sh, kitgrade/lab/objcache.py).
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
 {
     t = trim($0)
@@ -27,7 +30,7 @@ function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
         if (mode != "stu") { err("closing STUDENT marker without an opening one"); }
         mode = ""; next
     }
-    if (mode == "sol") next
+    if (mode == (out == "solution" ? "stu" : "sol")) next
     print
 }
 function err(msg) {

@@ -8,7 +8,7 @@
 # The solution's region markers are taken out, as a student's file would not have them.
 # EXPECT (what the tests assert) and *.inc snippets stay behind; any other file goes into the
 # submission as well (the grader must ignore it and say so).
-set -eu
+set -eu -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kit=$(cd "$here/../.." && pwd)
 [ $# -eq 2 ] || { echo "usage: $0 NN DEST" >&2; exit 2; }
@@ -22,18 +22,21 @@ lab=$(basename "$labdir")
 read -ra srcs <<<"$(sed -n 's/^STUDENT_SRCS *:= *//p' "$labdir/Makefile")"
 rm -rf "$dest"
 mkdir -p "$dest"
+# the solution as a student's copy holds it: markers and TODO blocks out (as the grader builds
+# its reference: kitgrade/lab/objcache.py)
+handin=(awk -v out=solution -f "$kit/common/scripts/mkskel.awk")
 for ex in "$src"/*/; do
     name=$(basename "$ex")
     out="$dest/$name"
     mkdir -p "$out"
     for f in "${srcs[@]}"; do
         if [ -f "$ex/$f.sed" ]; then
-            strip=(-e '/\/\* >>> SOLUTION \*\//d' -e '/\/\* <<< SOLUTION \*\//d'
-                -e '/\/\* >>> STUDENT/,/<<< STUDENT \*\//d' -e "s|@KIT_ROOT@|$kit|g")
-            (cd "$ex" && sed -f "$f.sed" "$kit/solutions/$lab/$f") | sed "${strip[@]}" >"$out/$f"
+            (cd "$ex" && sed -f "$f.sed" "$kit/solutions/$lab/$f") | "${handin[@]}" |
+                sed "s|@KIT_ROOT@|$kit|g" >"$out/$f"
             # a script with commands that changes nothing no longer fits the solution
             if grep -qv '^[[:space:]]*\(#.*\)\?$' "$ex/$f.sed" &&
-                sed "${strip[@]}" "$kit/solutions/$lab/$f" | cmp -s - "$out/$f"; then
+                "${handin[@]}" "$kit/solutions/$lab/$f" | sed "s|@KIT_ROOT@|$kit|g" |
+                cmp -s - "$out/$f"; then
                 echo "make.sh: $ex$f.sed changes nothing in solutions/$lab/$f any more" >&2
                 exit 1
             fi

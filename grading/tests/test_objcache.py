@@ -3,6 +3,7 @@ them) gets the object the reference's build made, under its own name only, read 
 reference's box with no link followed, and make then finds it up to date; any other file is
 compiled as before."""
 import os
+import shutil
 import subprocess
 import types
 import unittest
@@ -58,7 +59,11 @@ class ObjectCache(util.TempCase):
         util.put(os.path.join(sol, "conv.c"),
                  "int f(void)\n{\n    /* >>> SOLUTION */\n    return 1;\n    /* <<< SOLUTION */\n"
                  "    /* >>> STUDENT\n    // TODO: return 1\n    return 0;\n    <<< STUDENT */\n}\n")
-        lab = types.SimpleNamespace(srcs=["conv.c"], name="99_x", solutions=sol)
+        kit = os.path.join(self.tmp, "kit")
+        os.makedirs(os.path.join(kit, "common", "scripts"))
+        shutil.copy2(os.path.join(os.path.dirname(util.GRADING), "common", "scripts", "mkskel.awk"),
+                     os.path.join(kit, "common", "scripts", "mkskel.awk"))
+        lab = types.SimpleNamespace(srcs=["conv.c"], name="99_x", solutions=sol, kit=kit)
         dest = os.path.join(self.tmp, "ref-src")
         keys = objcache.ObjectCache.prime(lab, dest)
         handed_in = b"int f(void)\n{\n    return 1;\n}\n"

@@ -1,8 +1,8 @@
 """The reference's objects, reused for a student file with the very same bytes.
 
 A student's file that is byte for byte the reference solution's, as a student's copy of it
-holds it (the region markers taken out), compiles to the object the reference's own build
-made: in its box, with the kit's rules and flags, the same entry list and the same environment
+holds it (the region markers and TODO blocks taken out), compiles to the object the
+reference's own build made: in its box, with the kit's rules and flags, the same entry list and the same environment
 as a student's build. Before such a student's build that object is put where the build would
 write it (out/build/skel/FILE.o, after the source, so make finds it up to date and does not
 compile the file again), and the build log says so. Only the reference's build adds objects,
@@ -11,29 +11,11 @@ student's build cannot reach another's. A file is known by its name and the SHA-
 bytes the grader put in the box."""
 import hashlib
 import os
+import subprocess
 import threading
 
 from ..base import fsutil
-
-MAX_OBJECT = 256 << 20
-
-
-def as_handed_in(solution):
-    """A solution file's bytes as a student's copy of it holds them: the lines of the region
-    markers and the student's TODO blocks taken out, as grading/examples/make.sh takes them
-    out. The reference is built from this, so that a copy of it finds its objects."""
-    out, todo = [], False
-    for line in solution.splitlines(keepends=True):
-        if todo:
-            todo = b"<<< STUDENT */" not in line
-            continue
-        if b"/* >>> SOLUTION */" in line or b"/* <<< SOLUTION */" in line:
-            continue
-        if b"/* >>> STUDENT" in line:
-            todo = True
-            continue
-        out.append(line)
-    return b"".join(out)
+from .build import MAX_OBJECT, KitError
 
 
 def key(name, data):
@@ -60,18 +42,21 @@ class ObjectCache:
 
     @staticmethod
     def prime(lab, dest):
-        """Before a grading's builds: LAB's solution files as a student's copy holds them,
-        written to DEST (the grader's own folder), which the reference is built from. The
-        keys of those files."""
+        """Before a grading's builds: LAB's solution files as a student's copy holds them
+        (common/scripts/mkskel.awk with out=solution: markers and TODO blocks out, as
+        grading/examples/make.sh makes its copies), written to DEST (the grader's own folder),
+        which the reference is built from. The keys of those files."""
         fsutil.remove_tree(dest)
         os.makedirs(dest)
+        awk = os.path.join(lab.kit, "common", "scripts", "mkskel.awk")
         keys = set()
         for f in lab.srcs:
-            data = fsutil.read_regular(os.path.join(lab.solutions, f), 4 << 20)
-            if data is not None:
-                data = as_handed_in(data)
-                fsutil.atomic_write(os.path.join(dest, f), data)
-                keys.add(key(f, data))
+            r = subprocess.run(["awk", "-v", "out=solution", "-f", awk,
+                                os.path.join(lab.solutions, f)], stdout=subprocess.PIPE)
+            if r.returncode != 0:
+                raise KitError("cannot make the reference's %s from the solution" % f)
+            fsutil.atomic_write(os.path.join(dest, f), r.stdout)
+            keys.add(key(f, r.stdout))
         return keys
 
     def has(self, name, source):
