@@ -4,6 +4,7 @@
 # NAMEs). Prints "ok NAME" or "FAIL NAME: why" per example; exit 1 when one fails.
 # EXPECT keys: status S[|S...], correctness N or A..B, total A..B, perf-vN P or A..B (that
 # variant's performance points; N is a variant's name: 3, or strip:3 in a lab of parts),
+# ratio-vN A..B (that variant's speed against the reference's: the reference's time over its),
 # timing-vN S[|S...] (what its timed runs showed: ok, replayed, no-kernel, impossible-time,
 # copies-in-launcher, extra-processes, no-mechanism, unverified, forbidden, ...), reason TEXT,
 # files TEXT,
@@ -38,6 +39,9 @@ for name in "${names[@]}"; do
                 perf-v*)
                     p=$(awk -F'\t' -v v="${key#perf-v}" '$1 == v { print $5 }' "$sd/score.tsv")
                     { [ -n "$p" ] && in_range "$p" "$val"; } || why="$key is ${p:-missing}, expected $val" ;;
+                ratio-v*)
+                    q=$(awk -F'\t' -v v="${key#ratio-v}" '$1 == v { print $8 }' "$sd/score.tsv")
+                    { [ -n "$q" ] && in_range "$q" "$val"; } || why="$key is ${q:-missing}, expected $val" ;;
                 timing-v*)
                     t=$(awk -F'\t' -v v="${key#timing-v}" '$1 == v { s = $5; sub(/:.*/, "", s); print s }' "$sd/perf.tsv")
                     [[ "|$val|" == *"|${t:-none}|"* ]] || why="$key is ${t:-none}, expected $val" ;;

@@ -44,6 +44,13 @@ answers() {
         grep -q '^## Departures from the course guide' "$n" || { echo "$l: no departures section"; return 1; }
         grep -q '^## Common mistakes' "$n" || { echo "$l: no common mistakes section"; return 1; }
     done
+    # each planted example (grading/examples/labNN/NAME) is named in its lab's key
+    for d in "$KIT_ROOT"/grading/examples/lab[0-9][0-9]/*/; do
+        e=$(basename "$d") nn=$(basename "$(dirname "$d")")
+        [ "$e" != correct ] || continue
+        n=$(echo "$KIT_ROOT"/solutions/"${nn#lab}"_*/NOTES.md)
+        grep -qE "(\`|\*\*)$e(\`|\*\*)" "$n" || { echo "$n does not name the example $e"; return 1; }
+    done
 }
 
 @test "no handout speaks of how the kit was made or lacks its figures" {
