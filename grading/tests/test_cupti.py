@@ -52,6 +52,11 @@ class Cupti(unittest.TestCase):
         self.assertEqual(cupti.device_peak(t, 60, 305), 0)      # taken before the window
         self.assertEqual(cupti.device_peak(t, 60, 1000), 64)    # managed memory is the GPU's
         self.assertEqual(cupti.managed_live(t, 0, 1000), 64)
+        # taken since a first call and still held at a window's start; given back before it
+        self.assertEqual(cupti.held_at(t, 0, 100), 1 << 20)
+        self.assertEqual(cupti.held_at(t, 60, 100), 0)
+        self.assertEqual(cupti.held_at(t, 0, 305), 0)
+        self.assertEqual(cupti.device_peak(t, 100, 200, since=0), 1 << 20)
         self.assertEqual(cupti.managed_live(t, 0, 305), 0)       # taken after it
         v2 = cupti.parse(V2)
         self.assertFalse(v2.memory_recorded)

@@ -306,8 +306,31 @@ class Verify(util.TempCase):
                                   case, 2, True).status, "ok")
         ob = t.verify(with_mem(run_of(2), [20 * MIB, 10 * MIB]), case, 2, True)
         self.assertEqual(ob.status, "over-budget")
-        self.assertIn("repetition 1 took 30.0 MiB of device memory in its launch window; its "
+        self.assertIn("repetition 1 held 30.0 MiB of device memory in its launch window; its "
                       "--gpu-mem budget is 16 MiB", ob.reason)
+        # memory taken after the run's first variant call (a warm-up) by any API and kept counts
+        # in every window, less what the reference's run keeps there (the kit's); taken before
+        # the first call, it is not a variant's
+        def kept(allocs, span0=500000, who="student"):
+            run = with_mem(run_of(2), [4 * MIB])
+            run.who = who
+            for i, (at, size) in enumerate(allocs):
+                run.trace.records.append(cupti.Rec("M", at, at, "", size, src="device",
+                                                   op="alloc", addr=0x90 + i))
+            run.trace.records.sort(key=lambda r: r.start)
+            for d in run.descs.values():
+                d.span = (span0, 10 ** 7)
+            return t.verify(run, case, 2, True)
+        self.assertEqual(kept([(600000, 30 * MIB)]).status, "ok")   # no reference seen yet
+        self.assertEqual(kept([(550000, 3 * MIB)], who="reference").status, "ok")
+        self.assertEqual(ctx.kit_kept[(case.name, 2)], 3 * MIB)
+        ob = kept([(550000, 3 * MIB), (600000, 30 * MIB)])
+        self.assertEqual(ob.status, "over-budget")
+        self.assertIn("repetition 1 held 34.0 MiB", ob.reason)
+        self.assertEqual(kept([(550000, 3 * MIB), (400000, 30 * MIB)]).status, "ok")
+        self.assertEqual(kept([(550000, 3 * MIB), (600000, 6 * MIB)]).status, "ok")
+        # a first call after the first window is not believed: the window's own count
+        self.assertEqual(kept([(600000, 30 * MIB)], span0=1500000).status, "ok")
         # pinned host memory is not the GPU's
         r = with_mem(run_of(2), [64 * MIB])
         for x in r.trace.records:

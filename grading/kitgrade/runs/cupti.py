@@ -129,21 +129,29 @@ def in_window(tr, l0, l1, slack=SLACK_NS, near=NEAR_NS, download=0):
 DEVICE_MEMORY = ("device", "array", "managed", "static", "managed-static", "unknown")
 
 
-def device_peak(tr, l0, l1):
-    """The most device memory (bytes) that allocations made within [l0, l1] held at once
-    before l1, whatever API made them (the runtime, the driver, a pool): what a launch window
-    took for itself. M records only (version 3)."""
+def device_peak(tr, l0, l1, since=None):
+    """The most device memory (bytes) held at once within [l0, l1] by allocations made since
+    SINCE (default l0), whatever API made them (the runtime, the driver, a pool): what a launch
+    window took for itself, and with an earlier SINCE what was taken before it and kept.
+    M records only (version 3)."""
+    since = l0 if since is None else min(since, l0)
     live, held, peak = {}, 0, 0
     for r in tr.records:
         if r.kind != "M" or r.start > l1:
             continue
-        if r.op == "alloc" and r.start >= l0 and r.src in DEVICE_MEMORY:
+        if r.op == "alloc" and r.start >= since and r.src in DEVICE_MEMORY:
             held += r.bytes - live.get(r.addr, 0)
             live[r.addr] = r.bytes
-            peak = max(peak, held)
         elif r.op == "free" and r.addr in live:
             held -= live.pop(r.addr)
-    return peak
+        if r.start >= l0:
+            peak = max(peak, held)
+    return max(peak, held)
+
+
+def held_at(tr, since, l0):
+    """Device memory (bytes) taken within [SINCE, L0) and still held at L0."""
+    return device_peak(tr, l0 - 1, l0 - 1, since) if since is not None and since < l0 else 0
 
 
 def managed_live(tr, l0, l1):

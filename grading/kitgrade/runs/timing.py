@@ -409,8 +409,9 @@ class Timer(RunChecks):
                     out.pop(item_key(it))
                     live.remove(it)
                     continue
-                self.add_pairs(t, it, self.verify(stu, case, v, True),
-                               (self.ref_check(runs["reference"], case, v),), live)
+                # the reference's run first: what it holds from before a window is the kit's
+                rc = self.ref_check(runs["reference"], case, v)
+                self.add_pairs(t, it, self.verify(stu, case, v, True), (rc,), live)
             for r in runs.values():
                 self.discard(r)
             self.settled(out, live, lo, p)
