@@ -242,24 +242,48 @@ json() {
     [[ "$output" == *"seed 4242"* ]]
 }
 
-@test "resume after kill -9: every student graded exactly once, nothing lost" {
+@test "resume after Ctrl-C and kill -9: every student graded exactly once, nothing lost, no mount left" {
     subs="$BATS_TEST_TMPDIR/subs"
     out="$BATS_TEST_TMPDIR/out"
     mkdir -p "$subs"
     for e in correct slow partial wrong-borders fork-loop fake-pass; do cp -r "$GT/ex/$e" "$subs/"; done
-    "$G" --lab 01 --submissions "$subs" --out "$out" --quick --timeout 3 --seed 7 >"$BATS_TEST_TMPDIR/1.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 600); do
-        n=$(find "$out/students" -name results.json 2>/dev/null | wc -l)
-        [ "$n" -ge 2 ] && break
-        sleep 0.1
-    done
-    kill -9 "$pid"
-    wait "$pid" || true
+    # stop NUM SIGNAL: a grading stopped by SIGNAL once NUM students have their results.json
+    stop() {
+        "$G" --lab 01 --submissions "$subs" --out "$out" --quick --timeout 3 --seed 7 >"$BATS_TEST_TMPDIR/$2.log" 2>&1 &
+        pid=$!
+        for _ in $(seq 1 600); do
+            n=$(find "$out/students" -name results.json 2>/dev/null | wc -l)
+            [ "$n" -ge "$1" ] && break
+            sleep 0.1
+        done
+        kill "-$2" "$pid"
+        wait "$pid" || true
+    }
+    # gone FILE: no box mounted below OUT or TMPDIR, and no work folder of the grader's in TMPDIR
+    # (where it works when the boxes cannot reach OUT), else FILE says what is left
+    gone() {
+        { grep -e " $out/" -e " $TMPDIR/" /proc/self/mounts; ls -A "$TMPDIR" | grep '^kitgrade-'; } >"$1" || true
+        [ ! -s "$1" ]
+    }
+    TMPDIR=$(mktemp -d /tmp/kit-int.XXXXXX)
+    chmod 0755 "$TMPDIR"
+    export TMPDIR
+    # an interrupt ends the grading at once, says so, and leaves nothing behind
+    stop 1 INT
+    n1=$(find "$out/students" -name results.json | wc -l)
+    gone "$BATS_TEST_TMPDIR/left1" || true
+    if [ "$n1" -lt 6 ]; then
+        grep -q "interrupted: $n1 of 6 graded" "$BATS_TEST_TMPDIR/INT.log" || { cat "$BATS_TEST_TMPDIR/INT.log"; false; }
+        [ ! -s "$BATS_TEST_TMPDIR/left1" ] || { cat "$BATS_TEST_TMPDIR/left1"; false; }
+    fi
+    # kill -9 leaves its work folder; the next grading of OUT removes it
+    stop $((n1 + 1)) 9
     n1=$(find "$out/students" -name results.json | wc -l)
     [ "$n1" -lt 6 ] || skip "the grading finished before it could be killed"
     run "$G" --lab 01 --submissions "$subs" --out "$out" --quick --timeout 3
     [ "$status" -eq 0 ] || { echo "$output"; false; }
+    gone "$BATS_TEST_TMPDIR/left2" || { cat "$BATS_TEST_TMPDIR/left2"; false; }
+    rm -rf "$TMPDIR"
     [ "$(find "$out/students" -name results.json | wc -l)" -eq 6 ]
     [ "$(tail -n +2 "$out/grades.csv" | wc -l)" -eq 6 ]
     [ "$(tail -n +2 "$out/grades.csv" | cut -d, -f1 | sort -u | wc -l)" -eq 6 ]

@@ -49,6 +49,16 @@ def _mounts_below(root: str) -> List[str]:
     return sorted(set(mps), key=len, reverse=True)
 
 
+def release_mounts_below(root: str) -> None:
+    """Detach every mount below ROOT, best effort (the boxes' tmpfs of a grading that ended
+    without closing them)."""
+    for mp in _mounts_below(root):
+        try:
+            _umount(mp)
+        except OSError:
+            pass
+
+
 def _is_mount(path: str) -> bool:
     return path in {mp for mp, _, _, _ in parse_mountinfo(_read_or("/proc/self/mountinfo"))}
 

@@ -40,7 +40,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..base.fsutil import (DIR, _walk, box_mkdir, box_remove, box_write, parts, remove_at,
                            why_not)
 from . import uidpool
-from .boxfiles import _is_mount, _mount_tmpfs, _mounts_below, _umount, _under, _usage_at
+from .boxfiles import (_is_mount, _mount_tmpfs, _mounts_below, _umount, _under, _usage_at,
+                       release_mounts_below)
 from .bwrapview import _SYSTEM, _BwrapView
 from .cgroups import _CgroupHost
 from .procfs import (_kill, _listdir, _pids_of_uid, _read_or, parse_gpu_apps, parse_ldconfig,
@@ -144,11 +145,7 @@ class Sandbox(_BwrapView):
         if os.stat(self.workroot).st_mode & 0o022:
             raise SandboxError(f"{self.workroot} must be writable by the grader alone")
         # mounts left by a grading of this folder that died
-        for mp in _mounts_below(self.workroot):
-            try:
-                _umount(mp)
-            except OSError:
-                pass
+        release_mounts_below(self.workroot)
     def _probe_tmpfs(self) -> bool:
         probe = os.path.join(self.workroot, f".probe-{os.getpid()}-{threading.get_ident()}")
         os.mkdir(probe, 0o700)
@@ -319,6 +316,12 @@ class Sandbox(_BwrapView):
         self._cg.close()
         if hasattr(self, "_owner_pid"):
             atexit.unregister(self._at_exit)
+
+    def release_mounts(self) -> None:
+        """Detach every mount below the box folders, best effort: what a grading that ends at
+        once (interrupted, its boxes not closed) would leave until the next grading of the
+        folder."""
+        release_mounts_below(self.workroot)
 
     def __enter__(self) -> "Sandbox":
         return self

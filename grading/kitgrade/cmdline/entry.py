@@ -76,19 +76,33 @@ def main(argv):
     ctx.wf = wf
     ctx.lockfd = lockfd
     holds = []
+    stopped = False
     try:
         return _grade(ctx, state, started, subs, tools, holds)
     except Fatal as e:
         say(str(e))
         return e.code
+    except Interrupted:
+        stopped = True
     finally:
-        wf.close()
-        for h in holds:
-            h.terminate()
-        if priv and not opts.keep_work:
-            fsutil.remove_tree(priv)
-        fsutil.remove_tree(ctx.tmp)
-        os.close(lockfd)
+        # after an interrupt the runs under way still end (they die with the grader): what
+        # they hold is let go without waiting for them, and the grader ends at once below
+        if stopped and getattr(ctx, "sandbox", None) is not None:
+            ctx.sandbox.release_mounts()
+        for step in (wf.close, lambda: [h.terminate() for h in holds],
+                     lambda: priv and not opts.keep_work and fsutil.remove_tree(priv),
+                     lambda: fsutil.remove_tree(ctx.tmp), lambda: os.close(lockfd)):
+            try:
+                step()
+            except Exception:
+                if not stopped:
+                    raise
+    sys.stderr.flush()
+    os._exit(1)
+
+
+class Interrupted(Exception):
+    """The grading was interrupted (SIGINT, SIGTERM); its message said so."""
 
 
 def _grade(ctx, state, started, subs, tools, holds):
@@ -164,8 +178,7 @@ def _run(ctx, g, students, todo, txt):
             say(g.fatal)
         if interrupted:
             say("interrupted: %d graded by this task" % g.shard.graded)
-            sys.stderr.flush()
-            os._exit(1)
+            raise Interrupted()
         return 1 if g.fatal else 0
     if not interrupted and not g.fatal:
         ctx.wf.similarity(students)
@@ -173,8 +186,7 @@ def _run(ctx, g, students, todo, txt):
     if interrupted:
         say("interrupted: %d of %d graded; run the same command again to resume"
             % (g.done, g.total))
-        sys.stderr.flush()
-        os._exit(1)
+        raise Interrupted()
     if g.fatal:
         say(g.fatal)
         return 1

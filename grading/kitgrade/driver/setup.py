@@ -11,6 +11,7 @@ import re
 import secrets
 import shutil
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -18,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..base import fsutil
 from ..base.tell import say
+from ..box.boxfiles import release_mounts_below
 from ..box.sandbox import Sandbox
 from ..lab import build, labinfo, rubric
 from .context import Ctx
@@ -295,6 +297,32 @@ def own_folder(opts, out):
     return d
 
 
+# in OUT (or a Slurm task's folder): the private work folder of the grading that made it, so
+# that the next grading of the folder removes it when that one was killed before it could
+WORK_NOTE = ".grader-work"
+
+
+def clear_stale_work(own):
+    """The private work folder that the last grading of OWN named in its WORK_NOTE, when it is
+    still there (that grading was killed: this one holds the folder's lock, so it has ended):
+    its boxes' mounts detached, the folder removed. Only a folder of the grader's own, in the
+    temporary folder, with the name mkdtemp gave it."""
+    data, _why = fsutil.read_plain(os.path.join(own, WORK_NOTE), 4096)
+    if not data:
+        return
+    p = data.decode("utf-8", "replace").strip()
+    if os.path.dirname(p) != os.path.abspath(tempfile.gettempdir()) or \
+            not re.fullmatch(r"kitgrade-[A-Za-z0-9_]+", os.path.basename(p)):
+        return
+    try:
+        st = os.lstat(p)
+    except OSError:
+        return
+    if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid():
+        release_mounts_below(p)
+        fsutil.remove_tree(p)
+
+
 def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
     state = read_state(os.path.join(out, "grading.txt"))
     seed, resumed = choose_seed(opts, state, lab.nn)
@@ -304,9 +332,11 @@ def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
     if fsutil.make_safe(own) and (os.geteuid() != 0 or fsutil.others_reach(own)):
         base = own
     else:
+        clear_stale_work(own)
         priv = tempfile.mkdtemp(prefix="kitgrade-")
         os.chmod(priv, 0o755)
         base = priv
+        fsutil.atomic_write(os.path.join(own, WORK_NOTE), priv + "\n")
     try:
         return _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed,
                              started, priv, base)
