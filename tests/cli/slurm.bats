@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Grading on a Slurm cluster (grading/grade --slurm), against a real single-host Slurm started
 # by tests/slurm/cluster.sh (munged, slurmctld and slurmd from the system packages, a CPU
-# partition, no GPU): a lab 01 class of 9 in 3 array tasks as an unprivileged user, one task
+# partition, no GPU): a lab 01 class of 6 in 3 array tasks as an unprivileged user, one task
 # cancelled halfway, the same command again grading only what it left, each student graded
 # exactly once, and the result compared with a local grading of the same class and seed
 # (statuses and correctness exactly, speed within two steps of the rubric's curve: this
@@ -44,10 +44,12 @@ setup_file() {
     make -s -C "$KIT_ROOT/grading" WERROR=1 >"$W/make.log" 2>&1 || { cat "$W/make.log"; return 1; }
     "$KIT_ROOT/grading/examples/make.sh" 01 "$W/ex1" >/dev/null
     mkdir -p "$W/class1"
-    # 3 copies of the reference and one of each example: 3 students a task (the cancelled
-    # task holds one graded and one not), the timed ones few (this file's most time)
-    for i in 1 2 3; do cp -r "$W/ex1/correct" "$W/class1/s0$i-correct"; done
-    for e in slow wrong-borders compile-error fake-pass partial infinite-loop; do
+    # 2 copies of the reference and four examples: 2 students a task (the cancelled task holds
+    # one graded and one not). The timed ones are few and no run is meant to last: the tasks run
+    # as an unprivileged user, whose runs are watched by polling (no cgroups), and the Slurm
+    # side is this file's most CPU time (the slow and hanging examples are graded elsewhere)
+    for i in 1 2; do cp -r "$W/ex1/correct" "$W/class1/s0$i-correct"; done
+    for e in wrong-borders compile-error fake-pass partial; do
         cp -r "$W/ex1/$e" "$W/class1/s-$e"
     done
     chmod -R a+rX "$W"
@@ -123,6 +125,7 @@ wait_round() {
 @test "lab 01 in 3 tasks as $JOBUSER: one task cancelled halfway, the same command again grades only what it left, each student once" {
     need_cluster
     [ "$(cat "$W/local1.rc")" -eq 0 ] || { cat "$W/local1.log"; false; }
+    N=$(find "$W/class1" -mindepth 1 -maxdepth 1 -type d | wc -l)
     out="$W/slurm1"
     cmd=("$G" --lab 01 --submissions "$W/class1" --out "$out" --timeout 8 --seed 4343
          --rubric "$RUBRIC" --jobs 2 --slurm --tasks 3 --partition cpu --slurm-user "$JOBUSER")
@@ -160,7 +163,7 @@ PY
     [ "$(cat "$out/slurm/1/merge.rc")" -eq 1 ]       # the merge says not everyone is graded
     run "$G" --status "$out"
     [ "$status" -eq 0 ]
-    [[ "$output" == *"graded $((9 - $(wc -w <<<"$left"))) of 9"* ]] || { echo "$output"; false; }
+    [[ "$output" == *"graded $((N - $(wc -w <<<"$left"))) of $N"* ]] || { echo "$output"; false; }
     # the jobs ran as the unprivileged user
     f=$(find "$out/students" -name results.json | head -n 1)
     [ -n "$f" ]
@@ -169,16 +172,16 @@ PY
     run "${cmd[@]}" --wait
     [ "$status" -eq 0 ] || { echo "$output"; cat "$out"/slurm/2/tasks/*/grade.log; false; }
     [ "$(sort "$out/slurm/2/students.txt" | tr '\n' ' ')" = "$(tr ' ' '\n' <<<"$left" | sort | tr '\n' ' ')" ]
-    [ "$(find "$out/students" -name results.json | wc -l)" -eq 9 ]
+    [ "$(find "$out/students" -name results.json | wc -l)" -eq "$N" ]
     # each student graded by exactly one task of all rounds
     run bash -c "cut -f1 '$out'/slurm/*/tasks/*/graded.txt | sort | uniq -c | awk '\$1 != 1'"
     [ -z "$output" ] || { echo "$output"; false; }
-    [ "$(cat "$out"/slurm/*/tasks/*/graded.txt | wc -l)" -eq 9 ]
+    [ "$(cat "$out"/slurm/*/tasks/*/graded.txt | wc -l)" -eq "$N" ]
     # at least three tasks graded someone
     [ "$(for f in "$out"/slurm/*/tasks/*/graded.txt; do [ -s "$f" ] && echo "$f"; done | wc -l)" -ge 3 ]
     # each record and report names its machine; grading.txt and summary.md list the tasks'
-    grep -q '"machine": ".*(CPU ' "$out/students/s-slow/results.json"
-    grep -q 'Graded on .*(CPU ' "$out/students/s-slow/report.md"
+    grep -q '"machine": ".*(CPU ' "$out/students/s01-correct/results.json"
+    grep -q 'Graded on .*(CPU ' "$out/students/s01-correct/report.md"
     grep -q '^task: round 1 task 0: .*(CPU ' "$out/grading.txt"
     grep -q '^task: round 2 task 0: ' "$out/grading.txt"
     grep -q '^## Slurm tasks' "$out/summary.md"
@@ -188,16 +191,9 @@ PY
         [ -f "$(dirname "$f")/reference/results.json" ] || { echo "$f"; false; }
     done
     [ ! -e "$out/reference" ]
-    # the same grades as the local grading: statuses and correctness exactly, speed within two steps;
-    # the slow examples (v2 as slow as v1) may pass the 8 s run limit in one grading and not in
-    # the other when the machine is loaded (both gradings share 2 cores with other test files):
-    # for them ok or timeout, whichever each grading met
-    same() { tail -n +2 "$1/grades.csv" | grep -v '^s-slow' | cut -d, -f1,3-6,10; }
+    # the same grades as the local grading: statuses and correctness exactly, speed within two steps
+    same() { tail -n +2 "$1/grades.csv" | cut -d, -f1,3-6,10; }
     diff <(same "$W/local1") <(same "$out") || { echo "local (<) and Slurm (>) gradings differ"; false; }
-    for g in "$W/local1" "$out"; do
-        run bash -c "grep '^s-slow' '$g/grades.csv' | cut -d, -f10 | grep -v -x -E 'ok|timeout'"
-        [ -z "$output" ] || { echo "$g: a slow example's status: $output"; false; }
-    done
     run python3 - "$W/local1" "$out" <<'PY'
 import json, os, sys
 a, b = sys.argv[1:]
@@ -207,8 +203,6 @@ off = []
 for sid in sorted(os.listdir(os.path.join(a, "students"))):
     ra = json.load(open(os.path.join(a, "students", sid, "results.json")))
     rb = json.load(open(os.path.join(b, "students", sid, "results.json")))
-    if sid.startswith("s-slow") and ra["status"] != rb["status"]:
-        continue  # one grading met the run limit (ok or timeout, checked above)
     assert ra["status"] == rb["status"], sid
     for va, vb in zip(ra["variants"], rb["variants"]):
         # two steps: on a 2-core machine two local gradings of one class already differ by
@@ -225,7 +219,7 @@ PY
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     # --status after it: everyone graded, the last round's jobs; --merge-only again: same grades
     run "$G" --status "$out"
-    [[ "$output" == *"graded 9 of 9 (round 2:"* ]] || { echo "$output"; false; }
+    [[ "$output" == *"graded $N of $N (round 2:"* ]] || { echo "$output"; false; }
     before=$(cksum <"$out/grades.csv")
     run "$G" --lab 01 --submissions "$W/class1" --out "$out" --rubric "$RUBRIC" --merge-only
     [ "$status" -eq 0 ] || { echo "$output"; false; }
