@@ -336,7 +336,8 @@ def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
         priv = tempfile.mkdtemp(prefix="kitgrade-")
         os.chmod(priv, 0o755)
         base = priv
-        fsutil.atomic_write(os.path.join(own, WORK_NOTE), priv + "\n")
+        if not opts.keep_work:          # a folder kept on purpose stays for the next grading
+            fsutil.atomic_write(os.path.join(own, WORK_NOTE), priv + "\n")
     try:
         return _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed,
                              started, priv, base)
