@@ -47,7 +47,7 @@ answers() {
     # each planted example (grading/examples/labNN/NAME) is named in its lab's key
     for d in "$KIT_ROOT"/grading/examples/lab[0-9][0-9]/*/; do
         e=$(basename "$d") nn=$(basename "$(dirname "$d")")
-        [ "$e" != correct ] || continue
+        [ -d "$d" ] && [ "$e" != correct ] || continue
         n=$(echo "$KIT_ROOT"/solutions/"${nn#lab}"_*/NOTES.md)
         grep -qE "(\`|\*\*)$e(\`|\*\*)" "$n" || { echo "$n does not name the example $e"; return 1; }
     done
