@@ -49,16 +49,7 @@ done
 [ -n "$out" ] || out=$(mktemp -d /tmp/kit-identical.XXXXXX)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-# an interrupt (Ctrl-C, `timeout`) stops the grading under way too, as grade stops on its own
-# SIGINT (the runs it started end, nothing half-written), and then this script
-child=""
-stop() {
-    trap - INT TERM
-    if [ -n "$child" ]; then kill -INT "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
-    echo "$0: interrupted; what was graded is in $out" >&2
-    exit 130
-}
-trap stop INT TERM
+. "$here/interrupt.sh"
 make -s -C "$kit/grading" >"$out/make.log" 2>&1 || { cat "$out/make.log" >&2; exit 1; }
 echo "identical copies: labs $labs, $copies copies, $runs runs each; in $out" >&2
 
@@ -73,12 +64,9 @@ for nn in $labs; do
     for ((k = 1; k <= runs; k++)); do
         t0=$(date +%s)
         rc=0
-        "$kit/grading/grade" --lab "$nn" --submissions "$d/class" --out "$d/out" --seed 1 \
-            --force --quiet ${timeout:+--timeout "$timeout"} "${extra[@]}" \
-            >"$d/runs/grade-$k.log" 2>&1 &
-        child=$!
-        wait "$child" || rc=$?
-        child=""
+        bench_grade "$d/runs/grade-$k.log" "$kit/grading/grade" --lab "$nn" --submissions \
+            "$d/class" --out "$d/out" --seed 1 --force --quiet ${timeout:+--timeout "$timeout"} \
+            "${extra[@]}" || rc=$?
         mkdir -p "$d/runs/$k"
         for s in "$d/out/students"/*/; do
             [ -f "$s/results.json" ] && cp "$s/results.json" "$d/runs/$k/$(basename "$s").json"

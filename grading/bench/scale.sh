@@ -62,16 +62,7 @@ fi
 [ -n "$out" ] || out=$(mktemp -d /tmp/kit-scale.XXXXXX)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-# an interrupt (Ctrl-C, `timeout`) stops the grading under way too, as grade stops on its own
-# SIGINT (the runs it started end, nothing half-written), and then this script
-child=""
-stop() {
-    trap - INT TERM
-    if [ -n "$child" ]; then kill -INT "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
-    echo "$0: interrupted; what was graded is in $out" >&2
-    exit 130
-}
-trap stop INT TERM
+. "$here/interrupt.sh"
 make -s -C "$kit/grading" >"$out/make.log" 2>&1 || { cat "$out/make.log" >&2; exit 1; }
 "$kit/grading/examples/make-class.sh" "$lab" "$students" "$out/class" >/dev/null
 : >"$out/times.txt"
@@ -86,11 +77,8 @@ for g in $counts; do
     fi
     t0=$(date +%s.%N)
     rc=0
-    "$kit/grading/grade" --lab "$lab" --submissions "$out/class" --out "$d" --seed 1 --quiet \
-        --timeout "$timeout" "${gpus[@]}" "${extra[@]}" >"$out/grade-g$g.log" 2>&1 &
-    child=$!
-    wait "$child" || rc=$?
-    child=""
+    bench_grade "$out/grade-g$g.log" "$kit/grading/grade" --lab "$lab" --submissions "$out/class" \
+        --out "$d" --seed 1 --quiet --timeout "$timeout" "${gpus[@]}" "${extra[@]}" || rc=$?
     t1=$(date +%s.%N)
     awk -v g="$g" -v rc="$rc" -v a="$t0" -v b="$t1" 'BEGIN { printf "%d %d %.3f\n", g, rc, b - a }' >>"$out/times.txt"
     echo "lab $lab on $([ "$g" -gt 0 ] && echo "$g GPUs" || echo "the cores"): exit $rc" >&2
