@@ -7,7 +7,8 @@ bench_child=""
 bench_stop() {
     trap - INT TERM
     if [ -n "$bench_child" ]; then
-        kill -INT "$bench_child" 2>/dev/null || true
+        # TERM: a job started with & here ignores INT until the grader sets its own handler
+        kill -TERM "$bench_child" 2>/dev/null || true
         wait "$bench_child" 2>/dev/null || true
     fi
     echo "$0: interrupted; what was graded is in $out" >&2

@@ -57,6 +57,12 @@ class Cupti(unittest.TestCase):
         self.assertEqual(cupti.held_at(t, 60, 100), 0)
         self.assertEqual(cupti.held_at(t, 0, 305), 0)
         self.assertEqual(cupti.device_peak(t, 100, 200, since=0), 1 << 20)
+        # held when the window starts, though its first record gives some of it back
+        f = cupti.parse(V3.replace("M\t300\t300\t0\t1048576\tdevice\tfree\t0x7f0000",
+                                   "M\t300\t300\t0\t1048576\tdevice\tfree\t0x7f0000\n"
+                                   "M\t40\t40\t0\t2097152\tdevice\talloc\t0x600000\n"
+                                   "M\t305\t305\t0\t2097152\tdevice\tfree\t0x600000"))
+        self.assertEqual(cupti.device_peak(f, 302, 1000, since=0), 2 << 20)
         self.assertEqual(cupti.managed_live(t, 0, 305), 0)       # taken after it
         v2 = cupti.parse(V2)
         self.assertFalse(v2.memory_recorded)

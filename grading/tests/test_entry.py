@@ -73,3 +73,42 @@ class KitCommit(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StaleWork(unittest.TestCase):
+    """The work folder a killed grading left in the temporary folder (setup.clear_stale_work):
+    removed by the next grading of its OUT, unless a grading still holds it."""
+
+    def test_removed_only_when_no_grading_holds_it(self):
+        from kitgrade.driver import setup
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as out:
+            old = tempfile.tempdir
+            tempfile.tempdir = tmp
+            try:
+                def left(live):
+                    priv = tempfile.mkdtemp(prefix="kitgrade-")
+                    with open(os.path.join(priv, setup.ALIVE), "w"):
+                        pass
+                    with open(os.path.join(out, setup.WORK_NOTE), "w") as f:
+                        f.write(priv + "\n")
+                    if live:
+                        setup.hold_work(priv)
+                    return priv
+                live = left(True)
+                setup.clear_stale_work(out)
+                self.assertTrue(os.path.isdir(live))          # its grading holds it
+                dead = left(False)
+                setup.clear_stale_work(out)
+                self.assertFalse(os.path.exists(dead))
+                # a note naming a folder outside the temporary folder, or not the grader's name
+                for p in ("/etc", os.path.join(tmp, "other")):
+                    os.makedirs(p, exist_ok=True)
+                    with open(os.path.join(out, setup.WORK_NOTE), "w") as f:
+                        f.write(p + "\n")
+                    setup.clear_stale_work(out)
+                    self.assertTrue(os.path.isdir(p))
+            finally:
+                tempfile.tempdir = old
+                for fd in setup._HELD:
+                    os.close(fd)
+                del setup._HELD[:]

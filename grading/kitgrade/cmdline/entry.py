@@ -86,15 +86,19 @@ def main(argv):
         stopped = True
     finally:
         # after an interrupt the runs under way still end (they die with the grader): what
-        # they hold is let go without waiting for them, and the grader ends at once below
-        if stopped and getattr(ctx, "sandbox", None) is not None:
-            ctx.sandbox.release_mounts()
+        # they hold is let go without waiting for them (a second interrupt is not heard
+        # meanwhile), and the grader ends at once below
+        if stopped:
+            for s in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(s, signal.SIG_IGN)
+            if getattr(ctx, "sandbox", None) is not None:
+                ctx.sandbox.release_mounts()
         for step in (wf.close, lambda: [h.terminate() for h in holds],
                      lambda: priv and not opts.keep_work and fsutil.remove_tree(priv),
                      lambda: fsutil.remove_tree(ctx.tmp), lambda: os.close(lockfd)):
             try:
                 step()
-            except Exception:
+            except BaseException:
                 if not stopped:
                     raise
     sys.stderr.flush()

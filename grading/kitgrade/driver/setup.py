@@ -300,6 +300,8 @@ def own_folder(opts, out):
 # in OUT (or a Slurm task's folder): the private work folder of the grading that made it, so
 # that the next grading of the folder removes it when that one was killed before it could
 WORK_NOTE = ".grader-work"
+ALIVE = ".alive"    # in the work folder: locked while its grading lives
+_HELD = []          # the open, locked ALIVE of this process's work folder
 
 
 def clear_stale_work(own):
@@ -318,9 +320,29 @@ def clear_stale_work(own):
         st = os.lstat(p)
     except OSError:
         return
-    if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid():
-        release_mounts_below(p)
-        fsutil.remove_tree(p)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        return
+    # a grading that still lives holds its folder's ALIVE locked (a copy of OUT names it too)
+    try:
+        fd = os.open(os.path.join(p, ALIVE), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    release_mounts_below(p)
+    fsutil.remove_tree(p)
+
+
+def hold_work(priv):
+    """PRIV's ALIVE, locked for as long as this process lives (clear_stale_work)."""
+    fd = os.open(os.path.join(priv, ALIVE), os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW |
+                 os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    _HELD.append(fd)
 
 
 def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
@@ -336,9 +358,11 @@ def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
         priv = tempfile.mkdtemp(prefix="kitgrade-")
         os.chmod(priv, 0o755)
         base = priv
-        if not opts.keep_work:          # a folder kept on purpose stays for the next grading
-            fsutil.atomic_write(os.path.join(own, WORK_NOTE), priv + "\n")
     try:
+        if priv:
+            hold_work(priv)
+            if not opts.keep_work:      # a folder kept on purpose stays for the next grading
+                fsutil.atomic_write(os.path.join(own, WORK_NOTE), priv + "\n")
         return _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed,
                              started, priv, base)
     except BaseException:

@@ -135,16 +135,18 @@ def device_peak(tr, l0, l1, since=None):
     window took for itself, and with an earlier SINCE what was taken before it and kept.
     M records only (version 3)."""
     since = l0 if since is None else min(since, l0)
-    live, held, peak = {}, 0, 0
+    live, held, peak, inside = {}, 0, 0, False
     for r in tr.records:
         if r.kind != "M" or r.start > l1:
             continue
+        if r.start >= l0 and not inside:
+            inside, peak = True, held       # what the window starts with, whatever comes next
         if r.op == "alloc" and r.start >= since and r.src in DEVICE_MEMORY:
             held += r.bytes - live.get(r.addr, 0)
             live[r.addr] = r.bytes
         elif r.op == "free" and r.addr in live:
             held -= live.pop(r.addr)
-        if r.start >= l0:
+        if inside:
             peak = max(peak, held)
     return max(peak, held)
 

@@ -51,14 +51,6 @@ def gpu_mem_budget(args):
     return 0
 
 
-def first_call(run):
-    """When the run's first variant call began (the earliest span start its accounts give,
-    CLOCK_MONOTONIC ns), or None: what the kit takes before it (its buffers, the context) is
-    not a variant's."""
-    starts = [d.span[0] for d in run.descs.values() if d is not None and d.span and d.span[0] > 0]
-    return min(starts) if starts else None
-
-
 def _key_int(s):
     try:
         return int(s[2:] if s.lower().startswith("0x") else s, 16)
@@ -221,20 +213,19 @@ class RunChecks:
         budget = gpu_mem_budget(case.args)
         if budget and tr.memory_recorded and not self.off(n, "over-budget"):
             # memory taken before a window and kept (in the variant's warm-up, or by a variant
-            # run before it in the same process) is held in the window too: counted from the
-            # run's first variant call (a start after the first window is not believed), less
-            # what the kit holds there, as much as the reference's runs keep at their windows
-            first = first_call(run)
-            since = first if first is not None and first <= reps[0].l0 else None
-            kept = [cupti.held_at(tr, since, l0) for _k, _ks, _cs, l0, _l1 in windows]
-            key = (case.name, v)
+            # run before it in the same process) is held in the window too: everything the
+            # run's process took and still holds there counts (the run's own accounts, which
+            # its code could rewrite, are not asked when it took it), less what the kit holds
+            # there: as much as the reference's timed runs of the same variants hold at their
+            # windows. With no reference count of those variants, only the window's own.
+            kept = [cupti.held_at(tr, 0, l0) for _k, _ks, _cs, l0, _l1 in windows]
+            key = (case.name, v, frozenset(run.descs))
             if run.who == "reference":
                 with _lock:
                     ctx.kit_kept[key] = max([ctx.kit_kept.get(key, 0)] + kept)
             kit = ctx.kit_kept.get(key)
             for (k, _ks, _cs, l0, l1), held in zip(windows, kept):
-                took = cupti.device_peak(tr, l0, l1, since) - min(held, held if kit is None
-                                                                   else kit)
+                took = cupti.device_peak(tr, l0, l1, 0) - min(held, held if kit is None else kit)
                 if took > budget * MIB + BUDGET_SLACK:
                     return ("over-budget", "repetition %d held %.1f MiB of device memory in its "
                                            "launch window; its --gpu-mem budget is %g MiB" % (
