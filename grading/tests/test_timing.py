@@ -324,6 +324,7 @@ class Verify(util.TempCase):
         self.assertEqual(kept([(600000, 30 * MIB)]).status, "ok")   # no reference seen yet
         self.assertEqual(kept([(550000, 3 * MIB)], who="reference").status, "ok")
         self.assertEqual(ctx.kit_kept[(case.name, 2, frozenset([(case.name, 2)]))], 3 * MIB)
+        self.assertEqual(ctx.kit_kept[(case.name, 2)], 3 * MIB)
         ob = kept([(550000, 3 * MIB), (600000, 30 * MIB)])
         self.assertEqual(ob.status, "over-budget")
         self.assertIn("repetition 1 held 34.0 MiB", ob.reason)

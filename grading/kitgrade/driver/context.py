@@ -43,8 +43,8 @@ class Ctx:
     ref_na: Dict[tuple, str] = field(default_factory=dict)   # (case, v) the reference refuses
     checks_off: set = field(default_factory=set)   # (variant, status) the reference breaks
     kit_kept: Dict[tuple, int] = field(default_factory=dict)  # (case, v, the process's
-    #   items): device bytes the reference's timed runs held at a window from before it (the
-    #   kit's; runcheck, over-budget)
+    #   items) and (case, v): device bytes the reference's timed runs held at a window from
+    #   before it (the kit's; runcheck, over-budget)
     ref_failed: set = field(default_factory=set)   # variants whose reference timed run failed
     wf: object = None                 # workflow.Workflow: roster, git, lateness, exports
     t0: Optional[float] = None        # the grading's start (time.monotonic()), set by schedule

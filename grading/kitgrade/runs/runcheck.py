@@ -217,13 +217,15 @@ class RunChecks:
             # run's process took and still holds there counts (the run's own accounts, which
             # its code could rewrite, are not asked when it took it), less what the kit holds
             # there: as much as the reference's timed runs of the same variants hold at their
-            # windows. With no reference count of those variants, only the window's own.
+            # windows (where the student's process ran other variants than the reference's,
+            # the most any reference run held there). With no reference count, the window's own.
             kept = [cupti.held_at(tr, 0, l0) for _k, _ks, _cs, l0, _l1 in windows]
-            key = (case.name, v, frozenset(run.descs))
+            keys = ((case.name, v, frozenset(run.descs)), (case.name, v))
             if run.who == "reference":
                 with _lock:
-                    ctx.kit_kept[key] = max([ctx.kit_kept.get(key, 0)] + kept)
-            kit = ctx.kit_kept.get(key)
+                    for key in keys:
+                        ctx.kit_kept[key] = max([ctx.kit_kept.get(key, 0)] + kept)
+            kit = next((ctx.kit_kept[key] for key in keys if key in ctx.kit_kept), None)
             for (k, _ks, _cs, l0, l1), held in zip(windows, kept):
                 took = cupti.device_peak(tr, l0, l1, 0) - min(held, held if kit is None else kit)
                 if took > budget * MIB + BUDGET_SLACK:
