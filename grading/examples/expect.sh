@@ -36,12 +36,11 @@ for name in "${names[@]}"; do
                 status) [[ "|$val|" == *"|$st|"* ]] || why="status $st, expected $val" ;;
                 correctness) in_range "$corr" "$val" || why="correctness $corr, expected $val" ;;
                 total) in_range "$tot" "$val" || why="total $tot, expected $val" ;;
-                perf-v*)
-                    p=$(awk -F'\t' -v v="${key#perf-v}" '$1 == v { print $5 }' "$sd/score.tsv")
+                perf-v* | ratio-v*)
+                    # score.tsv: the variant's performance points (column 5) or its ratio (8)
+                    c=5; [[ $key == ratio-v* ]] && c=8
+                    p=$(awk -F'\t' -v v="${key#*-v}" -v c="$c" '$1 == v { print $c }' "$sd/score.tsv")
                     { [ -n "$p" ] && in_range "$p" "$val"; } || why="$key is ${p:-missing}, expected $val" ;;
-                ratio-v*)
-                    q=$(awk -F'\t' -v v="${key#ratio-v}" '$1 == v { print $8 }' "$sd/score.tsv")
-                    { [ -n "$q" ] && in_range "$q" "$val"; } || why="$key is ${q:-missing}, expected $val" ;;
                 timing-v*)
                     t=$(awk -F'\t' -v v="${key#timing-v}" '$1 == v { s = $5; sub(/:.*/, "", s); print s }' "$sd/perf.tsv")
                     [[ "|$val|" == *"|${t:-none}|"* ]] || why="$key is ${t:-none}, expected $val" ;;
