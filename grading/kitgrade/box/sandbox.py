@@ -305,7 +305,12 @@ class Sandbox(_BwrapView):
                 raise SandboxError(f"box '{name}' is open already")
         b = Box(self, name, disk_mb)
         with self._lock:
-            self._boxes[name] = b
+            closed = self._closed
+            if not closed:
+                self._boxes[name] = b
+        if closed:                      # closed or let go while it was made (release_mounts)
+            b.close()
+            raise SandboxError("the sandbox is closed")
         return b
 
     def close(self) -> None:
@@ -320,7 +325,9 @@ class Sandbox(_BwrapView):
     def release_mounts(self) -> None:
         """Detach every mount below the box folders, best effort: what a grading that ends at
         once (interrupted, its boxes not closed) would leave until the next grading of the
-        folder."""
+        folder. No box is made after it: one made meanwhile closes itself."""
+        with self._lock:
+            self._closed = True
         release_mounts_below(self.workroot)
 
     def __enter__(self) -> "Sandbox":
