@@ -250,7 +250,7 @@ json() {
     out="$BATS_TEST_TMPDIR/out"
     mkdir -p "$subs"
     for e in correct slow partial wrong-borders fork-loop fake-pass; do cp -r "$GT/ex/$e" "$subs/"; done
-    # stop NUM SIGNAL: a grading stopped by SIGNAL once NUM students have their results.json
+    # stop NUM SIGNAL...: a grading stopped by the SIGNALs, back to back, once NUM students have their results.json
     stop() {
         "$G" --lab 01 --submissions "$subs" --out "$out" --quick --timeout 3 --seed 7 --rubric "$FAST" >"$BATS_TEST_TMPDIR/$2.log" 2>&1 &
         pid=$!
@@ -258,7 +258,7 @@ json() {
             [ "$(find "$out/students" -name results.json 2>/dev/null | wc -l)" -ge "$1" ] && break
             sleep 0.1
         done
-        kill "-$2" "$pid" || true; wait "$pid" || true
+        for s in "${@:2}"; do kill "-$s" "$pid" || true; done; wait "$pid" || true
     }
     # gone FILE: no box mounted below OUT or TMPDIR, no work folder of the grader's in TMPDIR
     gone() {
@@ -266,12 +266,12 @@ json() {
         [ ! -s "$1" ]
     }
     export TMPDIR && TMPDIR=$(mktemp -d /tmp/kit-int.XXXXXX) && chmod 0755 "$TMPDIR"
-    # an interrupt ends the grading at once, says so, and leaves nothing behind
-    stop 1 INT
+    # an interrupt (Ctrl-C, then a script's TERM) ends the grading at once, says so, and leaves nothing behind
+    stop 1 INT TERM
     n1=$(find "$out/students" -name results.json | wc -l)
     gone "$BATS_TEST_TMPDIR/left1" || true
     if [ "$n1" -lt 6 ]; then
-        grep -q "interrupted: $n1 of 6 graded" "$BATS_TEST_TMPDIR/INT.log" || { cat "$BATS_TEST_TMPDIR/INT.log"; false; }
+        grep -q "interrupted: $n1 of 6 graded" "$BATS_TEST_TMPDIR/INT.log" && ! grep -q Traceback "$BATS_TEST_TMPDIR/INT.log" || { cat "$BATS_TEST_TMPDIR/INT.log"; false; }
         [ ! -s "$BATS_TEST_TMPDIR/left1" ] || { cat "$BATS_TEST_TMPDIR/left1"; false; }
     fi
     # kill -9 leaves its work folder; the next grading of OUT removes it

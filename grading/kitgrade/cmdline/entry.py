@@ -82,7 +82,7 @@ def main(argv):
     except Fatal as e:
         say(str(e))
         return e.code
-    except Interrupted:
+    except (Interrupted, KeyboardInterrupt):    # (the latter: a signal after the runs)
         stopped = True
     finally:
         # after an interrupt the runs under way still end (they die with the grader): what
@@ -154,23 +154,30 @@ def _grade(ctx, state, started, subs, tools, holds):
 def _run(ctx, g, students, todo, txt):
     opts = ctx.opts
 
+    fired = []                                  # signals heard; only the first one raises
+
     def on_signal(signum, frame):
         # the runs under way die with the grader (the sandbox ties them to it); their
-        # students have no results.json yet and are graded again by the next run
+        # students have no results.json yet and are graded again by the next run. A second
+        # signal (Ctrl-C, then a script's TERM) only stops: the clean-up is under way
         ctx.stop.set()
         g.ref_built.set()
         g.ref_ready.set()
-        raise KeyboardInterrupt
+        fired.append(signum)
+        if len(fired) == 1:
+            raise KeyboardInterrupt
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    interrupted = False
     try:
         if todo:
             g.run_all(todo)
     except KeyboardInterrupt:
-        interrupted = True
+        pass
     finally:
-        for s, h in old.items():
-            signal.signal(s, h)
+        fired.append(0)                         # from here a signal raises nothing
+        if len(fired) == 1:                     # none came: the old handlers again
+            for s, h in old.items():
+                signal.signal(s, h)
+    interrupted = len(fired) > 1                # (one that came meanwhile is kept as one)
     if not interrupted:
         for b in list(g.ref_boxes.values()) + ([g.ref_box] if g.ref_box else []):
             g.close_box(b)
