@@ -99,7 +99,7 @@ setup() {
     grep -q '^  1 naive-rows .*\[given\]' <<<"$output"
 }
 
-@test "the planted bugs apply to the solution and build" {
+@test "the planted bugs apply to the solution (and build, where a GPU runs them)" {
     for p in wrong nosync; do
         run make_planted "$L07" lab07-$p
         [ "$status" -eq 0 ] || { echo "$p: $output"; false; }
