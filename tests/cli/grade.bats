@@ -402,7 +402,7 @@ EOF
         tar -C "$weird" --one-top-level=kit -xf -
     cp -r "$GT/ex/correct" "$GT/ex/compile-error" "$weird/subs/"
     run "$weird/kit/grading/grade" --lab 01 --submissions "$weird/subs" --out "$weird/out" --quick \
-        --timeout 5 --seed 5
+        --timeout 5 --seed 5 --rubric "$FAST"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     [ ! -e "$BATS_TEST_TMPDIR/pwned" ]
     [ ! -e pwned ]
