@@ -1,6 +1,7 @@
 """Tests of kitgrade.box.sandbox's limits beyond one run (test_sandbox.py has the runs and files):
 cgroup v2 accounting, the GPU-memory cap (faked nvidia-smi, and a real CUDA program where there
-is a GPU), a stale frozen run of a dead grading, and two gradings at once. A test whose
+is a GPU), a stale frozen run of a dead grading, two gradings at once, and the process limit
+where no pids controller is. A test whose
 mechanism this machine lacks skips and says why."""
 import os
 import shutil
@@ -14,6 +15,7 @@ import time
 import unittest
 from pathlib import Path
 
+import test_sandbox
 from test_sandbox import (GRADING, NO_BWRAP, PY, ROOT, UID_BASE, UID_LOCKS, Base, Limits,  # noqa: F401
                           Sandbox, SandboxError, UidPool, box_users, sbx)
 
@@ -367,3 +369,48 @@ class TwoGradingsTest(unittest.TestCase):
         self.assertEqual([len(s) for s in seen], [3, 3])
         self.assertFalse(seen[0] & seen[1])
         self.assertEqual(os.listdir(tmp / "work0"), [])
+
+
+class NoPidsControllerTest(Base):
+    """As on a machine whose cgroups have no pids controller (the H100's and H200's): the
+    process limit is RLIMIT_NPROC's, and the grader counts the run's processes itself."""
+    mode = "bwrap"
+
+    def setUp(self):
+        super().setUp()
+        self.need("nproc")
+        self.need_cgroup("pids")
+        self.sb._cg.has.discard("pids")
+        self.addCleanup(self.sb._cg.has.add, "pids")
+
+    def test_fork_bomb(self):
+        """The processes are counted from the run's cgroup's list, and the limit still holds."""
+        test_sandbox.RunTest.test_fork_bomb(self)
+
+    def test_forks_then_runs_out_of_memory(self):
+        """A run that reaches the process limit, then is killed for its memory (lab 03's
+        fork-loop example on the H200: each fork holds a copy of a CUDA context): the breach is
+        the process limit's, the student's doing either way."""
+        self.need("memory_mb")
+        if self.sb.enforcement.get("memory_mb") != "kernel":
+            self.skipTest("memory is measured here, not enforced by the kernel")
+        r, out = self.run_py("""
+            import os, time
+            for i in range(200):
+                try:
+                    if os.fork() == 0:
+                        time.sleep(30)
+                        os._exit(0)
+                except OSError:
+                    break
+            time.sleep(0.3)
+            chunks = [b"x" * (4 << 20) for i in range(64)]
+            time.sleep(1)
+        """, nproc=32, memory_mb=128)
+        self.assertEqual(r.breach, "process-limit", (r, out))
+        self.assertNothingLeft("time.sleep(30)")
+
+
+class NoPidsControllerNoSandboxTest(NoPidsControllerTest):
+    """The same without bubblewrap (--sandbox none)."""
+    mode = "none"
