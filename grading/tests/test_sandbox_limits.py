@@ -1,8 +1,7 @@
 """Tests of kitgrade.box.sandbox's limits beyond one run (test_sandbox.py has the runs and files):
 cgroup v2 accounting, the GPU-memory cap (faked nvidia-smi, and a real CUDA program where there
 is a GPU), a stale frozen run of a dead grading, two gradings at once, and the process limit
-where no pids controller is. A test whose
-mechanism this machine lacks skips and says why."""
+where no pids controller is. A test whose mechanism this machine lacks skips and says why."""
 import os
 import shutil
 import signal
