@@ -7,7 +7,8 @@
 # lost performance points the pairs below the ratio of full points (the ratio, the slowest
 # repetition) or the run that broke a speed check, and what else ran on its GPU and cores then
 # (the report's "Speed points lost"). The last lines say whether the goal was met; they are
-# kept in OUT/spread.txt, each run's results.json in OUT/labNN/runs/K/.
+# kept in OUT/spread.txt, each run's results.json in OUT/labNN/runs/K/. Interrupted (Ctrl-C,
+# `timeout -s INT`), it keeps what the run under way graded and prints the spread of what is there.
 #
 #   grading/bench/identical.sh                       GPU labs 03..07 where a GPU is, else 01;
 #                                                    50 copies, 5 runs each
@@ -53,31 +54,9 @@ out=$(cd "$out" && pwd)
 make -s -C "$kit/grading" >"$out/make.log" 2>&1 || { cat "$out/make.log" >&2; exit 1; }
 echo "identical copies: labs $labs, $copies copies, $runs runs each; in $out" >&2
 
-for nn in $labs; do
-    d="$out/lab$nn"
-    rm -rf "$d"
-    mkdir -p "$d/runs" "$d/class"
-    "$kit/grading/examples/make.sh" "$nn" "$d/examples" >/dev/null
-    for ((i = 1; i <= copies; i++)); do
-        cp -r "$d/examples/correct" "$(printf '%s/class/c%03d' "$d" "$i")"
-    done
-    for ((k = 1; k <= runs; k++)); do
-        t0=$(date +%s)
-        rc=0
-        bench_grade "$d/runs/grade-$k.log" "$kit/grading/grade" --lab "$nn" --submissions \
-            "$d/class" --out "$d/out" --seed 1 --force --quiet ${timeout:+--timeout "$timeout"} \
-            "${extra[@]}" || rc=$?
-        mkdir -p "$d/runs/$k"
-        for s in "$d/out/students"/*/; do
-            [ -f "$s/results.json" ] && cp "$s/results.json" "$d/runs/$k/$(basename "$s").json"
-        done
-        echo "lab $nn run $k: exit $rc, $(($(date +%s) - t0)) s" >&2
-    done
-done
-
-set -o pipefail
-# shellcheck disable=SC2086
-python3 - "$out" $labs <<'EOF' | tee "$out/spread.txt"
+# summarize NN...: the spread of each lab's copies over its runs, into OUT/spread.txt too
+summarize() {
+python3 - "$out" "$@" <<'EOF' | tee "$out/spread.txt"
 import json, os, statistics, sys
 out, labs = sys.argv[1], sys.argv[2:]
 ok_all = True
@@ -154,3 +133,49 @@ print("all labs: %s" % ("every copy got the same points in every run" if ok_all 
                         "some copies got fewer points (above: why)"))
 sys.exit(0 if ok_all else 1)
 EOF
+}
+
+# keep NN K: run K's results.json of lab NN (those graded so far) in OUT/labNN/runs/K
+keep() {
+    local d="$out/lab$1" s
+    mkdir -p "$d/runs/$2"
+    for s in "$d/out/students"/*/; do
+        [ -f "$s/results.json" ] && cp "$s/results.json" "$d/runs/$2/$(basename "$s").json"
+    done
+    return 0
+}
+# interrupted (Ctrl-C, `timeout`): the run under way keeps what it graded, and the spread of
+# what there is is printed (its copies not graded yet are listed as such)
+done_labs=""
+bench_on_stop() {
+    [ -n "${nn:-}" ] && [ -n "${k:-}" ] || return 0
+    keep "$nn" "$k"
+    echo "interrupted in lab $nn's run $k: the spread of what was graded until then" | tee "$out/interrupted.txt"
+    # shellcheck disable=SC2086
+    summarize $done_labs "$nn"
+}
+
+for nn in $labs; do
+    d="$out/lab$nn" k=""
+    rm -rf "$d"
+    mkdir -p "$d/runs" "$d/class"
+    "$kit/grading/examples/make.sh" "$nn" "$d/examples" >/dev/null
+    for ((i = 1; i <= copies; i++)); do
+        cp -r "$d/examples/correct" "$(printf '%s/class/c%03d' "$d" "$i")"
+    done
+    for ((k = 1; k <= runs; k++)); do
+        t0=$(date +%s)
+        rc=0
+        bench_grade "$d/runs/grade-$k.log" "$kit/grading/grade" --lab "$nn" --submissions \
+            "$d/class" --out "$d/out" --seed 1 --force --quiet ${timeout:+--timeout "$timeout"} \
+            "${extra[@]}" || rc=$?
+        keep "$nn" "$k"
+        echo "lab $nn run $k: exit $rc, $(($(date +%s) - t0)) s" >&2
+    done
+    done_labs="$done_labs $nn"
+done
+k=""
+
+set -o pipefail
+# shellcheck disable=SC2086
+summarize $labs

@@ -26,6 +26,15 @@ setup_file() {
     [[ "$output" == *"goal (every copy the same points in every run): "* ]]
     [ "$(ls "$BATS_TEST_TMPDIR/ident/lab01/runs/2" | wc -l)" -eq 2 ]
     cmp <(printf '%s\n' "$output" | grep -v '^lab 01 run\|^identical copies') "$BATS_TEST_TMPDIR/ident/spread.txt"
+    # stopped in its second run (TERM: a job started with & ignores INT): run 1 kept, the spread printed
+    i="$BATS_TEST_TMPDIR/int"
+    "$b" --labs 01 --copies 1 --runs 2 --out "$i" -- --quick >"$i.log" 2>&1 &
+    for _ in $(seq 1 900); do [ -s "$i/lab01/runs/1/c001.json" ] && break; sleep 0.1; done
+    kill -TERM $!
+    rc=0; wait $! || rc=$?
+    [ "$rc" -eq 130 ] || { cat "$i.log"; false; }
+    grep -q "interrupted in lab 01's run 2" "$i.log" || { cat "$i.log"; false; }
+    grep -q "^lab 01: 1 copies, 2 runs" "$i/spread.txt" || { cat "$i.log"; false; }
 }
 
 @test "grading/bench/scale.sh: a class graded, its time, the copies' points and the goals; bad usage exit 2" {
