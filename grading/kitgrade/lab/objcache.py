@@ -59,10 +59,6 @@ class ObjectCache:
             keys.add(key(f, r.stdout))
         return keys
 
-    def has(self, name, source):
-        with self._lock:
-            return key(name, source) in self._objects
-
     def seed(self, box, sources, rel="out/build/skel"):
         """Put the known object of each of SOURCES ({file: bytes}, as put in BOX/src) at
         BOX/REL/FILE.o. The files seeded."""
