@@ -63,6 +63,16 @@ endif
 NVCC_WARN  := -Xcompiler -Wall,-Wextra $(if $(filter 1,$(WERROR)),-Werror all-warnings -Xcompiler -Werror)
 NVCCFLAGS_KIT := -O3 -g -lineinfo $(NVCC_ARCH) $(NVCC_WARN) -I$(COMMON) $(STB_CFLAGS) $(NVCC_EXTRA)
 
+# CUDA objects hold machine code for the architectures they were built for. A makefile that
+# builds them keeps a stamp in its build folder, NVCC_STAMP_NAME (a checksum of the flags that
+# choose the code), touched by each nvcc rule; a build that finds a stamp of other flags (built
+# on another GPU, or with another CUDA_ARCH) removes those objects first, so that no binary
+# links code for a GPU it will not run on ("no kernel image is available")
+NVCC_STAMP_NAME = .nvcc-$(firstword $(shell printf '%s' '$(NVCC_ARCH) $(NVCC_EXTRA)' | cksum))
+# $(call nvcc_stale,DIR,OBJECTS): removes OBJECTS (a find -name pattern, or files) where DIR
+# holds a stamp of other flags; nothing where it holds none (a fresh or seeded folder)
+nvcc_stale = $(if $(wildcard $(1)/.nvcc-*),$(if $(wildcard $(1)/$(NVCC_STAMP_NAME)),,$(shell $(2); rm -f $(1)/.nvcc-*)))
+
 KITLIB    := $(COMMON)/build/libkit.a
 KITGPULIB := $(COMMON)/build/libkitgpu.a
 KITREFLIB := $(COMMON)/build/libkitref.a

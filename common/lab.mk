@@ -55,6 +55,10 @@ endif
 
 ifeq ($(GPU),1)
   LINK = $(NVCC) $(NVCC_ARCH) -Xcompiler -fopenmp $^ -o $@ $(LDLIBS_KIT) $(LAB_LDLIBS)
+  # CUDA objects of other architectures go (config.mk, NVCC_STAMP_NAME)
+  NVCC_STAMP := $(B)/$(NVCC_STAMP_NAME)
+  $(call nvcc_stale,$(B),find $(B) -name '*.cu.o' -delete)
+  NVCC_DONE = @touch $(NVCC_STAMP)
 else
   LINK = $(CC) $(CFLAGS) $^ -o $@ $(LDLIBS_KIT) $(LAB_LDLIBS)
 endif
@@ -88,11 +92,13 @@ $(B)/%.c.o: $(LAB_DIR)/%.c $(HEADERS) | $(B)/skel $(B)/sol
 	$(CC) $(CFLAGS) -c $< -o $@
 $(B)/%.cu.o: $(LAB_DIR)/%.cu $(HEADERS) | $(B)/skel $(B)/sol
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC_DONE)
 $(B)/skel/%.c.o: $(SRC)/%.c $(HEADERS) | $(B)/skel
 	$(CC) $(CFLAGS) -c $< -o $@
 	$(LOCALIZE)
 $(B)/skel/%.cu.o: $(SRC)/%.cu $(HEADERS) | $(B)/skel
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC_DONE)
 	$(LOCALIZE)
 
 # ---- a graded build keeps global only the student's entry points: the
@@ -110,10 +116,12 @@ $(B)/entry/%.c.o: $(LAB_DIR)/%.c $(HEADERS)
 $(B)/entry/%.cu.o: $(LAB_DIR)/%.cu $(HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC_DONE)
 $(B)/sol/%.c.o: $(SOL_DIR)/%.c $(HEADERS) | $(B)/sol
 	$(CC) $(CFLAGS) -c $< -o $@
 $(B)/sol/%.cu.o: $(SOL_DIR)/%.cu $(HEADERS) | $(B)/sol
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC_DONE)
 $(B)/skel $(B)/sol:
 	@mkdir -p $@
 
@@ -131,6 +139,7 @@ $(PLANTED_DIR)/%.c.o: $(PLANTED_DIR)/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(PLANTED_DIR)/%.cu.o: $(PLANTED_DIR)/%.cu $(HEADERS)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC_DONE)
 # a planted bug must change at least one of the student's files
 $(BIN)-$(PLANTED): $(LAB_OBJS) $(PLANTED_OBJS) $(LABREF_OBJS) $(LIBS)
 	@changed=0; for f in $(STUDENT_SRCS); do cmp -s $(SOL_DIR)/$$f $(PLANTED_DIR)/$$f || changed=1; done; \
