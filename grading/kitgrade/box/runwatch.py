@@ -201,7 +201,6 @@ class _Run:
         self.mem_peak = 0
         self.cpu_seen_ticks = 0
         self.nproc_seen = False
-        self.threads: Dict[int, int] = {}  # each process's threads at the last sample
         self.cg: Optional[_RunCgroup] = None
         self._kill_lock = threading.Lock()
 
@@ -417,7 +416,6 @@ class _Run:
                 ticks = sum(s[2] for s in live)
                 self.cpu_seen_ticks = max(self.cpu_seen_ticks, ticks)
                 cpu = ticks * 1e9 / os.sysconf("SC_CLK_TCK")
-            self.threads = {p: table[p][3] for p in pids if p in table}
             if lim.nproc is not None and "pids" not in self.sb._cg.has and sum(s[3] for s in live) >= lim.nproc:
                 self.nproc_seen = True
         self.cpu_now = cpu / 1e9 if cpu is not None else None
@@ -475,13 +473,6 @@ class _Run:
         for p in left:
             if not self._is_chain(p):
                 self.extra.add(p)
-        if left and lim.nproc is not None and "pids" not in self.sb._cg.has and not self.nproc_seen:
-            # no pids controller: what it left (forked helpers that never end, say) and what
-            # ended since the last sample may have reached the limit (RLIMIT_NPROC) between
-            # two samples, the run then killed for its memory before a sample saw them
-            now = sum(st[3] for st in _proc_stats(left).values())
-            gone = max(1, sum(n for p, n in self.threads.items() if p not in left))  # the run's own
-            self.nproc_seen = now + gone >= lim.nproc
         if left:
             self._kill_all()
             if cg:
