@@ -57,3 +57,20 @@ answers() {
     run grep -nicE '\bsession|measured again|not measured yet|in a later session' "$KIT_ROOT"/labs/*/README.md
     [ "$status" -eq 1 ] || { echo "$output" | grep -v ':0$'; return 1; }
 }
+
+@test "an answer key that quotes a figures file names the commit that file was measured at" {
+    # measuring a lab's figures again changes the numbers its key quotes: the key is read
+    # against the new file (and names its commit) before the file lands
+    local l n t c seen=0
+    for l in $(labs); do
+        n="$KIT_ROOT/solutions/$l/NOTES.md"
+        for t in "$KIT_ROOT/labs/$l"/figures/*.tsv; do
+            [ -f "$t" ] && grep -qF "$(basename "$t")" "$n" || continue
+            c=$(sed -n 's/^# commit: \([0-9a-f]\{7\}\).*/\1/p' "$t" | head -n 1)
+            [ -n "$c" ] || { echo "$t: no '# commit:' line"; return 1; }
+            tr '\n' ' ' <"$n" | tr -s ' ' | grep -q "commit $c" || { echo "$n quotes $(basename "$t") but not its commit $c"; return 1; }
+            seen=$((seen + 1))
+        done
+    done
+    [ "$seen" -ge 7 ]
+}
