@@ -7,6 +7,12 @@
 #   common/scripts/figures.sh [NN ...]      only those labs (e.g. 03 04)
 #   KIT_FIGURES_FORCE=1                       measure even the labs that are up to date
 #   KIT_FIGURES_TIMEOUT=S                     stop a lab's measuring after S seconds (failed)
+#   KIT_FIGURES_DEADLINE=S                    measure within S seconds from now: a lab is begun
+#                                             only when the time its figures took last (the
+#                                             TSV's `# seconds:`, else 150) fits in what is
+#                                             left, and stopped at the end (failed); one not
+#                                             begun is said and stays as it is, not a failure
+#                                             (gpu-run.sh's way: its later steps keep their time)
 #   KIT_FIGURES_KNOWN=1                       only the labs with figures of this machine
 #                                             committed (stale ones measured again); a lab
 #                                             with none is said and left (gpu-run.sh's way:
@@ -21,8 +27,9 @@
 #
 #   common/scripts/figures.sh --sources-hash NN   print lab NN's sources hash
 #
-# Provenance: the GPU, driver and CUDA of the runs, the host, the date, and the
-# commit ($KIT_COMMIT where the tree is a copy without .git). Without a CUDA
+# Provenance: the GPU, driver and CUDA of the runs, the host, the date, the
+# commit ($KIT_COMMIT where the tree is a copy without .git), and the seconds the
+# measuring took (`# seconds:`, for the next deadline). Without a CUDA
 # device the GPU labs are skipped, said once. Exit 1 when a lab failed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -87,7 +94,13 @@ up_to_date() {
     measured_from=$(sed -n 's/^# sources: \([0-9a-f]\{16\}\)$/\1/p' "$2" 2>/dev/null | head -n 1)
     [ -n "$measured_from" ] && [ "$measured_from" = "$(sources_hash "$1")" ]
 }
-failed=() t_all=$SECONDS
+until=""
+case ${KIT_FIGURES_DEADLINE:-} in
+    '') ;;
+    *[!0-9]*) echo "figures: KIT_FIGURES_DEADLINE must be whole seconds, not '$KIT_FIGURES_DEADLINE'"; exit 2 ;;
+    *) until=$((SECONDS + KIT_FIGURES_DEADLINE)) ;;
+esac
+failed=() later=() t_all=$SECONDS
 for d in labs/*/; do
     lab=$(basename "$d")
     [ -f "$d/Makefile" ] || continue
@@ -106,13 +119,28 @@ for d in labs/*/; do
         echo "up to date (measured from sources $measured_from)"
         continue
     fi
+    cap=${KIT_FIGURES_TIMEOUT:-}
+    if [ -n "$until" ]; then
+        # the time this lab's figures took when last measured here (a guess without it)
+        took=$(sed -n 's/^# seconds: \([0-9]\{1,\}\)$/\1/p' "labs/$lab/figures/$slug.tsv" 2>/dev/null | head -n 1)
+        left=$((until - SECONDS))
+        if [ "${took:-150}" -gt "$left" ]; then
+            echo "not measured: it takes about ${took:-150} s, and ${left#-} s are left before the deadline (make figures measures it)"
+            later+=("$lab")
+            continue
+        fi
+        [ -n "$cap" ] && [ "$cap" -lt "$left" ] || cap=$left
+    fi
     t0=$SECONDS
     mkdir -p "$root/out/figures"
     log="$root/out/figures/$lab.log"
     limit=()
-    [ -n "${KIT_FIGURES_TIMEOUT:-}" ] && limit=(timeout -k 5 "$KIT_FIGURES_TIMEOUT")
+    [ -n "$cap" ] && limit=(timeout -k 5 "$cap")
     if ${limit[@]+"${limit[@]}"} make -s -C "$d" figures MACHINE="$slug" DRIVER="$driver" COMMIT="$commit" \
         SOURCES="$(sources_hash "$lab")" >"$log" 2>&1; then
+        # how long it took, for a later deadline (beside the provenance; no figure)
+        tsv="labs/$lab/figures/$slug.tsv"
+        [ -f "$tsv" ] && sed -i -e '/^# seconds: /d' -e "/^# sources: /a # seconds: $((SECONDS - t0))" "$tsv"
         # the seconds each measuring target took (lab.mk's figures-step lines)
         steps=$(sed -n 's/^figures-step: \([a-z0-9_-]*\) \([0-9]*\) s$/\1 \2/p' "$log" | paste -sd, | sed 's/,/, /g')
         echo "ok ($((SECONDS - t0)) s${steps:+: $steps})"
@@ -124,6 +152,7 @@ for d in labs/*/; do
     make -s -C "$d" figures-table >>"$log" 2>&1
 done
 echo "figures: $((SECONDS - t_all)) s in all"
+[ ${#later[@]} -eq 0 ] || echo "figures: not measured before the deadline: ${later[*]}"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "figures: FAILED: ${failed[*]}"
     exit 1

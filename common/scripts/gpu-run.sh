@@ -23,7 +23,10 @@
 # demo's index is written there as well. KIT_GPU_DEADLINE=S: every step ends
 # S seconds after the start (a step still running is stopped and counted as
 # failed; a later one is not begun), so that what ran comes back from a call
-# with a time limit.
+# with a time limit. Under a deadline the figures step keeps the steps after it
+# their time (demo $KIT_GPU_RESERVE_DEMO, default 180 s; tests
+# $KIT_GPU_RESERVE_TESTS, default 270 s: an H200's) and measures only the stale
+# labs that fit in the rest; the others are named and stay stale (make figures).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
@@ -72,6 +75,27 @@ echo "== machine"
 nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader 2>&1 | head -n 4
 echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 
+# reserved STEP: the seconds a deadline keeps for STEP when a step before it may take long
+reserved() {
+    case ${1%%:*} in
+        demo) echo "${KIT_GPU_RESERVE_DEMO:-180}" ;;
+        tests) echo "${KIT_GPU_RESERVE_TESTS:-270}" ;;
+        *) echo 0 ;;
+    esac
+}
+# figures_time: the seconds the figures step may take from now (empty: no deadline), what
+# the deadline leaves once the steps after it in this call have their time
+figures_time() {
+    [ "$deadline" -gt 0 ] || return 0
+    local s after=0 seen=0
+    for s in $steps; do
+        [ $seen = 1 ] && after=$((after + $(reserved "$s")))
+        [ "${s%%:*}" = figures ] && seen=1
+    done
+    s=$((deadline - after - SECONDS))
+    echo $((s > 0 ? s : 0))
+}
+
 # picked LIST NAME: NAME is in the comma-separated LIST (an empty LIST takes all)
 picked() { [ -z "$1" ] || [[ ",$1," == *",$2,"* ]]; }
 
@@ -109,8 +133,11 @@ for step in $steps; do
     figures)
         # the labs with figures of this GPU committed (a stale one measured again); a GPU
         # model new to the kit is measured by make figures, about ten minutes on its own
-        KIT_FIGURES_KNOWN=${KIT_FIGURES_KNOWN:-1} run figures common/scripts/figures.sh ${only//,/ }
-        grep -E '^figures: (machine|[0-9]+_)|s in all' "$dest/figures.log" 2>/dev/null | sed 's/^/   /' ;;
+        KIT_FIGURES_KNOWN=${KIT_FIGURES_KNOWN:-1} KIT_FIGURES_DEADLINE=$(figures_time) \
+            run figures common/scripts/figures.sh ${only//,/ }
+        grep -E '^figures: (machine|[0-9]+_)|s in all|before the deadline' "$dest/figures.log" 2>/dev/null | sed 's/^/   /'
+        n=$(grep -c 'not measured: it takes about' "$dest/figures.log" 2>/dev/null)
+        [ "${n:-0}" -eq 0 ] || summary[${#summary[@]}-1]+="  ($n stale, not measured: no time before the later steps)" ;;
     demo)
         run demo make -s demo
         grep -E '^demo: [0-9]+_|^demo: grading|^demo: slowest|ran in' "$dest/demo.log" 2>/dev/null | sed 's/^/   /' ;;

@@ -381,3 +381,57 @@ fake_lab() {
     [ "$(grep -c 'make: measuring' <<<"$output")" -eq 1 ]
     [[ $output == *"make: measuring -s -C labs/03_global_mem/ figures"* ]]
 }
+
+@test "figures.sh under a deadline begins only the labs whose last measuring fits, records its seconds; gpu-run.sh keeps the later steps their time" {
+    kit="$BATS_TEST_TMPDIR/kit"
+    mkdir -p "$kit"
+    tar -C "$KIT_ROOT" --exclude=./.git --exclude=./.deps --exclude=build --exclude=out \
+        --exclude=./tests/log --exclude=__pycache__ -cf - . | tar -C "$kit" -xf -
+    bin="$BATS_TEST_TMPDIR/bin"
+    mkdir -p "$bin"
+    printf '#!/bin/sh\ncase "$*" in *driver_version*) echo 999.1 ;; *) echo "Fake GPU 9" ;; esac\n' >"$bin/nvidia-smi"
+    # make figures, faked: the lab's figures written as collect writes them (sources given)
+    cat >"$bin/make" <<'SH'
+#!/bin/bash
+dir="" src="" fig=0
+for a in "$@"; do
+    case $a in labs/*) dir=$a ;; SOURCES=*) src=${a#SOURCES=} ;; figures) fig=1 ;; esac
+done
+[ "$fig" = 1 ] || exit 0
+echo "make: measuring $dir"
+printf '# commit: 0123456789ab\n# sources: %s\ntable\trow\tcolumn\tvalue\nt\tr\tc\t1\n' "$src" >"$dir/figures/Fake-GPU-9.tsv"
+SH
+    chmod +x "$bin/nvidia-smi" "$bin/make"
+    # both stale; lab 03 took 400 s when last measured, lab 06 never said (a guess: 150 s)
+    mkdir -p "$kit"/labs/0{3,6}_*/figures
+    printf '# commit: 0123456789ab\n# sources: 0000000000000000\n# seconds: 400\ntable\trow\tcolumn\tvalue\n' \
+        >"$(echo "$kit"/labs/03_*/figures)/Fake-GPU-9.tsv"
+    printf '# commit: 0123456789ab\n# sources: 0000000000000000\ntable\trow\tcolumn\tvalue\n' \
+        >"$(echo "$kit"/labs/06_*/figures)/Fake-GPU-9.tsv"
+    before=$(cat "$kit"/labs/03_*/figures/Fake-GPU-9.tsv)
+    run env PATH="$bin:$PATH" KIT_FIGURES_DEADLINE=200 "$kit/common/scripts/figures.sh" 03 06
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    [[ $output == *"03_global_mem      not measured: it takes about 400 s, and "*" s are left before the deadline"* ]]
+    [[ $output == *"06_matvec          ok"* ]]
+    [ "$(grep -c 'make: measuring' <<<"$output")" -eq 0 ]      # make's output goes to the log
+    [[ $output == *"not measured before the deadline: 03_global_mem"* ]]
+    [ "$(cat "$kit"/labs/03_*/figures/Fake-GPU-9.tsv)" = "$before" ]
+    # lab 06 measured: its seconds beside the provenance, the figures read as before
+    t6=$(echo "$kit"/labs/06_*/figures/Fake-GPU-9.tsv)
+    [[ $(sed -n 3p "$t6") =~ ^#\ seconds:\ [0-9]$ ]] || { cat "$t6"; false; }
+    [ "$(sed -n 2p "$t6")" = "# sources: $("$kit/common/scripts/figures.sh" --sources-hash 06)" ]
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import figures; p, r = figures.read_figures(sys.argv[2]); assert r == [["t", "r", "c", "1"]], r' \
+        "$kit/common/scripts" "$t6"
+    run env PATH="$bin:$PATH" KIT_FIGURES_DEADLINE=soon "$kit/common/scripts/figures.sh" 03
+    [ "$status" -eq 2 ]
+    # gpu-run.sh: a deadline of 400 s keeps the tests 270 s, so lab 03 (400 s) is not begun,
+    # and the summary says so; without tests after it, the same 400 s measure it
+    run env PATH="$bin:$PATH" KIT_GPU_DEADLINE=400 KIT_GPU_OUT="$BATS_TEST_TMPDIR/g1" \
+        "$kit/common/scripts/gpu-run.sh" figures:03 tests:none
+    grep -q 'not measured: it takes about 400 s, and 1[0-9][0-9] s are left' "$BATS_TEST_TMPDIR/g1/figures.log"
+    [[ $output == *"figures "*"exit 0"*"(1 stale, not measured: no time before the later steps)"* ]]
+    sed -i 's/^# seconds: 400$/# seconds: 390/' "$kit"/labs/03_*/figures/Fake-GPU-9.tsv
+    run env PATH="$bin:$PATH" KIT_GPU_DEADLINE=400 KIT_GPU_OUT="$BATS_TEST_TMPDIR/g2" \
+        "$kit/common/scripts/gpu-run.sh" figures:03
+    grep -q '03_global_mem *ok' "$BATS_TEST_TMPDIR/g2/figures.log"
+}
