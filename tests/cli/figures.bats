@@ -328,7 +328,8 @@ fake_lab() {
     # the working tree as it is (a clone would take HEAD, which need not be it), without .git
     # as the GPU machine's copy of the tree
     tar -C "$KIT_ROOT" --exclude=./.git --exclude=./.deps --exclude=build --exclude=out \
-        --exclude=./tests/log --exclude=__pycache__ -cf - . | tar -C "$kit" -xf -
+        --exclude=./tests/log --exclude=__pycache__ --no-wildcards-match-slash \
+        --exclude='./labs/*/lab[0-9][0-9]' --exclude='./labs/*/lab[0-9][0-9]-*' -cf - . | tar -C "$kit" -xf -
     bin="$BATS_TEST_TMPDIR/bin"
     mkdir -p "$bin"
     printf '#!/bin/sh\ncase "$*" in *driver_version*) echo 999.1 ;; *) echo "Fake GPU 9" ;; esac\n' >"$bin/nvidia-smi"
@@ -386,7 +387,8 @@ fake_lab() {
     kit="$BATS_TEST_TMPDIR/kit"
     mkdir -p "$kit"
     tar -C "$KIT_ROOT" --exclude=./.git --exclude=./.deps --exclude=build --exclude=out \
-        --exclude=./tests/log --exclude=__pycache__ -cf - . | tar -C "$kit" -xf -
+        --exclude=./tests/log --exclude=__pycache__ --no-wildcards-match-slash \
+        --exclude='./labs/*/lab[0-9][0-9]' --exclude='./labs/*/lab[0-9][0-9]-*' -cf - . | tar -C "$kit" -xf -
     bin="$BATS_TEST_TMPDIR/bin"
     mkdir -p "$bin"
     printf '#!/bin/sh\ncase "$*" in *driver_version*) echo 999.1 ;; *) echo "Fake GPU 9" ;; esac\n' >"$bin/nvidia-smi"
