@@ -8,6 +8,7 @@ import unittest
 from unittest import mock
 
 import util
+from kitgrade.base import fsutil
 from kitgrade.lab import build, devstatic
 
 NVCC = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.access("/usr/local/cuda/bin/nvcc", os.X_OK)
@@ -163,6 +164,21 @@ class Lab(util.TempCase):
         with open(os.path.join(stu, "a.c"), "wb") as f:
             f.write(b"x" * (build.MAX_SOURCE + 1))
         self.assertIn("larger than 4 MB", build.put_files(Box, ["a.c"], stu, skel)[0])
+        # folders nested deeper than os.walk's recursion could go: not looked into, said
+        os.unlink(os.path.join(stu, "a.c"))
+        os.makedirs(os.path.join(stu, *["d"] * 5))
+        fd = os.open(os.path.join(stu, *["d"] * 5), os.O_RDONLY)
+        for _ in range(1200):
+            os.mkdir("d", dir_fd=fd)
+            sub = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        os.close(fd)
+        notes = build.put_files(Box, ["a.c"], stu, skel)
+        self.assertEqual(notes[-1], "folders nested more than %d deep: ignored, not looked into"
+                         % build.MAX_DEPTH)
+        self.assertIn("sub/notes.txt: ignored (only a.c is graded)", notes)
+        fsutil.remove_tree(stu)
 
     def test_compile_reason_keeps_quotes(self):
         log = ("make: Entering\nconv.c:12:5: error: ‘ext_row’ undeclared (first use)\n"

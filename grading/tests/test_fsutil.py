@@ -57,6 +57,30 @@ class BoxFiles(util.TempCase):
         os.symlink(self.secret, os.path.join(self.tmp, "l"))
         self.assertIsNone(fsutil.read_regular(os.path.join(self.tmp, "l"), 100))
 
+    def test_remove_tree_of_any_depth(self):
+        """Folders nested far past the stack and the descriptors a level each would take
+        (a run or a submission can make them), a link and an unreadable folder among them."""
+        top = os.path.join(self.tmp, "deep")
+        os.makedirs(top)
+        fd = os.open(top, os.O_RDONLY)
+        for i in range(3000):
+            os.mkdir("d", dir_fd=fd)
+            if i == 1500:
+                os.symlink(self.outside, "l", dir_fd=fd)
+                os.chmod("d", 0o000, dir_fd=fd)
+            sub = os.open("d", os.O_RDONLY, dir_fd=fd) if i != 1500 else None
+            if sub is None:
+                os.chmod("d", 0o700, dir_fd=fd)
+                sub = os.open("d", os.O_RDONLY, dir_fd=fd)
+                os.chmod("d", 0o000, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        os.close(fd)
+        fsutil.remove_tree(top)
+        self.assertEqual(os.listdir(self.tmp).count("deep"), 0)
+        self.assertEqual([n for n in os.listdir(self.tmp) if n.startswith(".kit-")], [])
+        self.assertEqual(util.read(self.secret), "keep me")
+
     def test_read_plain_says_why_and_waits_on_no_fifo(self):
         self.assertEqual(fsutil.read_plain(self.secret, 100), (b"keep me", ""))
         self.assertEqual(fsutil.read_plain(self.secret, 3), (None, "larger than 3 bytes"))

@@ -73,6 +73,43 @@ class RunAll(unittest.TestCase):
         self.assertEqual(g.most, 6)
 
 
+class Crash(Flight):
+    """A student on whom the grader fails (its student() raises)."""
+
+    def student(self, st, i, give_back=None):
+        super().student(st, i, give_back)
+        if st.name.startswith("bad"):
+            raise RecursionError("maximum recursion depth exceeded \x1b]0;title\x07")
+
+
+class OneStudentsFailure(unittest.TestCase):
+    def test_the_class_goes_on(self):
+        """The grader failing on one student stops no one else: that student is named, its
+        traceback kept (no control byte), the grading not failed as a whole."""
+        import io
+        import tempfile
+        from contextlib import redirect_stderr
+        with tempfile.TemporaryDirectory() as out:
+            g = Crash([], 2)
+            g.ctx.out = out
+            g.open.set()
+            sts = [types.SimpleNamespace(name=n, id=n + "-id") for n in
+                   ("ann", "bad\x1b[2Jbob", "cy", "dee")]
+            err = io.StringIO()
+            with redirect_stderr(err):
+                g.run_all(sts)
+            self.assertEqual(sorted(st.name for st in g.started), sorted(st.name for st in sts))
+            self.assertIsNone(g.fatal)
+            self.assertFalse(g.ctx.stop.is_set())
+            self.assertEqual([st.id for st in g.crashed], ["bad\x1b[2Jbob-id"])
+            with open(os.path.join(out, "internal-errors.txt"), encoding="utf-8") as f:
+                text = f.read()
+            self.assertIn("RecursionError", text)
+            self.assertNotIn("\x1b", text)
+            self.assertIn("internal error grading bad", err.getvalue())
+            self.assertNotIn("\x1b", err.getvalue())
+
+
 class GpuShare(unittest.TestCase):
     def test_default_share_is_the_jobs_at_most_16(self):
         """Correctness runs at once on one GPU: the --jobs count, at most 16 unless --gpu-share

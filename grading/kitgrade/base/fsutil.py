@@ -155,10 +155,16 @@ def box_remove(root, rel):
         os.close(fd)
 
 
+REMOVE_DEPTH = 32       # remove_at's descent: folders deeper are moved up, then removed
+
+
 def remove_at(dfd, name):
     """Remove NAME (a file, a link, or a folder and all it holds) inside the folder open as
-    DFD, following no link; one descriptor per level of depth. A folder the grader's own
-    user cannot read (a run made it so) is made readable first."""
+    DFD, following no link. A folder the grader's own user cannot read (a run made it so) is
+    made readable first. It goes down at most REMOVE_DEPTH folders at a time (a descriptor
+    each): a folder deeper than that is moved up beside NAME, under a name of its own, and
+    removed in its turn, so that no nesting a run or a submission made exhausts the stack or
+    the descriptors."""
     try:
         st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
     except FileNotFoundError:
@@ -166,6 +172,16 @@ def remove_at(dfd, name):
     if not stat.S_ISDIR(st.st_mode):
         os.unlink(name, dir_fd=dfd)
         return
+    todo, moved = [name], [0]
+    while todo:
+        n = todo.pop()
+        _empty_at(dfd, n, 0, dfd, todo, moved)
+        os.rmdir(n, dir_fd=dfd)
+
+
+def _empty_at(dfd, name, depth, top, todo, moved):
+    """Empty the folder NAME of DFD; a folder REMOVE_DEPTH below is moved into TOP (the
+    folder remove_at works in) and put on TODO."""
     try:
         sub = os.open(name, DIR, dir_fd=dfd)
     except PermissionError:
@@ -173,10 +189,22 @@ def remove_at(dfd, name):
         sub = os.open(name, DIR, dir_fd=dfd)
     try:
         for entry in os.listdir(sub):
-            remove_at(sub, entry)
+            try:
+                st = os.stat(entry, dir_fd=sub, follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            if not stat.S_ISDIR(st.st_mode):
+                os.unlink(entry, dir_fd=sub)
+            elif depth + 1 < REMOVE_DEPTH:
+                _empty_at(sub, entry, depth + 1, top, todo, moved)
+                os.rmdir(entry, dir_fd=sub)
+            else:
+                moved[0] += 1
+                up = ".kit-removing-%d-%d" % (os.getpid(), moved[0])
+                os.rename(entry, up, src_dir_fd=sub, dst_dir_fd=top)
+                todo.append(up)
     finally:
         os.close(sub)
-    os.rmdir(name, dir_fd=dfd)
 
 
 def remove_tree(path):

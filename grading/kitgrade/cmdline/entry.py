@@ -17,7 +17,7 @@ from ..driver.outputs import the_class, write_outputs
 from ..driver.schedule import Grading
 from ..driver.setup import Fatal, finish_setup, grading_txt, own_folder, prepare
 from ..driver.workflow import Workflow, export_only
-from ..lab import rubric
+from ..lab import names, rubric
 from ..scoring import report, summary
 from . import cli
 
@@ -183,14 +183,21 @@ def _run(ctx, g, students, todo, txt):
             g.close_box(b)
     if sys.stderr.isatty() and not opts.quiet:
         sys.stderr.write("\n")
+    crashed = "" if not g.crashed else (
+        "the grader failed on %d student(s), not graded: %s; their tracebacks are in %s; run "
+        "the same command again to grade them" % (
+            len(g.crashed), ", ".join(names.display(st.name) for st in g.crashed[:10]) +
+            (" and more" if len(g.crashed) > 10 else ""),
+            os.path.join(ctx.out, "internal-errors.txt")))
     if g.shard is not None:                     # the merge job does the rest
-        g.shard.write_task("interrupted" if interrupted else "failed" if g.fatal else "finished")
-        if g.fatal:
-            say(g.fatal)
+        g.shard.write_task("interrupted" if interrupted else
+                           "failed" if g.fatal or crashed else "finished")
+        if g.fatal or crashed:
+            say(g.fatal or crashed)
         if interrupted:
             say("interrupted: %d graded by this task" % g.shard.graded)
             raise Interrupted()
-        return 1 if g.fatal else 0
+        return 1 if g.fatal or crashed else 0
     if not interrupted and not g.fatal:
         ctx.wf.similarity(students)
     write_outputs(g, ctx, txt)
@@ -200,6 +207,9 @@ def _run(ctx, g, students, todo, txt):
         raise Interrupted()
     if g.fatal:
         say(g.fatal)
+        return 1
+    if crashed:                                 # no export of a class with students missing
+        say(crashed)
         return 1
     ctx.wf.export(ctx.out, summary.records(ctx.out), ctx.rub.max_points())
     if not opts.quiet:

@@ -65,6 +65,9 @@ def copy_store(repo, dest, *, uid: Optional[int] = None, max_bytes: int = MAX_BY
     _Copy(os.path.abspath(os.fspath(repo)), os.fspath(dest), uid, max_bytes, max_files).run()
 
 
+MAX_REF_DEPTH = 32      # folders under refs/ (refs/heads/a/b/... : a branch name's slashes)
+
+
 class _Copy:
     def __init__(self, repo, dest, uid, max_bytes, max_files):
         self.repo, self.dest, self.uid = repo, dest, uid
@@ -255,12 +258,15 @@ class _Copy:
                                    ("[extensions]\n\tobjectformat = sha256\n" if sha256
                                     else "")).encode())
 
-    def copy_refs(self, src, rel, out):
+    def copy_refs(self, src, rel, out, depth=0):
         for e in sorted(os.listdir(src)):
             r = rel + "/" + e
             if stat.S_ISDIR(os.stat(e, dir_fd=src, follow_symlinks=False).st_mode):
+                if depth >= MAX_REF_DEPTH:      # git names no ref so deep: no repository of work
+                    raise GitError("%s: %s: refs nested more than %d folders deep: refused"
+                                   % (self.repo, rel, MAX_REF_DEPTH))
                 with _Fd(self.opendir(src, e, r)) as s, _Fd(self.mkdir(out, e)) as d:
-                    self.copy_refs(s, r, d)
+                    self.copy_refs(s, r, d, depth + 1)
             else:
                 data, st = self.read(src, e, r, 4096, _REF)
                 self.write(out, e, data, st=st)

@@ -66,6 +66,7 @@ class Grading:
         # GPU -> group -> the group's last reference timed run
         self.chains = {s: {} for s in ctx.slots}
         self.fatal = None
+        self.crashed = []           # [student]: the grader failed on them (internal-errors.txt)
         self.lock = threading.Lock()
         self.boxes = set()
         self.active = {"building": 0, "running": 0, "timing": 0}
@@ -110,6 +111,17 @@ class Grading:
         self.ctx.stop.set()
         self.ref_built.set()
         self.ref_ready.set()
+
+    def crashed_on(self, st, tb):
+        """The grader failed on student ST (traceback TB): kept in OUT/internal-errors.txt,
+        control bytes taken out (a message may quote the submission's names)."""
+        with self.lock:
+            self.crashed.append(st)
+            text = "== %s (%s)\n%s\n" % (st.id, names.display(st.name), tb)
+            with open(os.path.join(self.ctx.out, "internal-errors.txt"), "a", encoding="utf-8") as f:
+                f.write("\n".join(clean(ln, keep="\t") for ln in text.split("\n")))
+        say("internal error grading %s: %s; not graded (OUT/internal-errors.txt)"
+            % (names.display(st.name), tb.strip().splitlines()[-1][:200]))
 
     def slot_of(self, i):
         return self.ctx.slots[i % len(self.ctx.slots)] if self.ctx.slots else None
@@ -517,7 +529,6 @@ class Grading:
         # (so the builds and correctness runs go on while the GPUs time), up to CAP in all
         sem = threading.Semaphore(max(2, 2 * self.jobs + 2 * max(1, len(self.ctx.slots))))
         cap = threading.Semaphore(max(4, 8 * self.jobs))
-        errors = []
 
         def work(st, i):
             held = [True]
@@ -529,8 +540,10 @@ class Grading:
             try:
                 self.student(st, i, give_back)
             except Exception:
-                errors.append(traceback.format_exc())
-                self.fail("internal error grading %s:\n%s" % (st.name, errors[-1]))
+                # the grader's fault or the submission's, it is this student's alone: the
+                # class goes on, the student stays ungraded (a later run tries again), and
+                # the end of the grading names it and fails
+                self.crashed_on(st, traceback.format_exc())
             finally:
                 give_back()
                 cap.release()

@@ -30,6 +30,8 @@ from ..base.safetext import clean, one_line
 from . import devstatic, premain
 
 MAX_SOURCE = 4 << 20           # a student file larger than this is not used
+MAX_DEPTH = 16                 # how deep put_files looks into a submission's folders
+MAX_LISTED = 10000             # and how many of the files there it counts
 MAX_OBJECT = 256 << 20
 # static __device__ storage an object may hold: device memory no allocation call makes (and
 # no budget sees) is for small tables; anything larger comes from cudaMalloc
@@ -347,18 +349,28 @@ def put_files(box, srcs, student_dir, pristine_labdir, sources=None):
         if note:
             notes.append(note)
     if student_dir:
-        extra = []
+        extra, deep = [], False
         for dp, dns, fns in os.walk(student_dir):
             dns.sort()
+            rel_dp = os.path.relpath(dp, student_dir)
+            if rel_dp != "." and rel_dp.count(os.sep) + 1 >= MAX_DEPTH:
+                deep = deep or bool(dns)
+                dns[:] = []             # (os.walk goes down by recursion: a bound on it)
             for n in sorted(fns + [d for d in dns if os.path.islink(os.path.join(dp, d))]):
-                rel = os.path.relpath(os.path.join(dp, n), student_dir)
+                rel = os.path.normpath(os.path.join(rel_dp, n))
                 if rel not in srcs:
                     extra.append(rel)
+            if len(extra) > MAX_LISTED:
+                break
         for rel in extra[:20]:
             notes.append("%s: ignored (only %s %s graded)" % (
                 rel, " ".join(srcs), "is" if len(srcs) == 1 else "are"))
-        if len(extra) > 20:
+        if len(extra) > MAX_LISTED:
+            notes.append("and more than %d more files: ignored" % (MAX_LISTED - 20))
+        elif len(extra) > 20:
             notes.append("and %d more files: ignored" % (len(extra) - 20))
+        if deep:
+            notes.append("folders nested more than %d deep: ignored, not looked into" % MAX_DEPTH)
     return notes
 
 
