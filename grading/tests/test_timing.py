@@ -89,6 +89,26 @@ def run_of(v, reps=3, keys=None, kernels=(2, 30000), copies=False, outputs=True,
                            Srv(keys_d, reqs), tr, {(case, v): d}, (reps + 2) * gap)
 
 
+class HiddenWork(unittest.TestCase):
+    """A CPU pair: time a student's repetitions take beyond their windows, more than the
+    reference's and the noise, counts as the student's."""
+
+    def pair(self, s_self, s_interval):
+        t = timing.Timer.__new__(timing.Timer)
+        t.ctx = util.make_ctx(RUB, INFO_CPU, gpu=False)
+        rv, sv = timing.VarCheck(), timing.VarCheck()
+        rv.self_ms, rv.intervals = [8.0] * 5, [10.0] * 5          # the rest: 2 ms
+        sv.self_ms, sv.intervals = [s_self] * 5, [s_interval] * 5
+        return t.pair(None, 1, rv, sv)
+
+    def test_counted(self):
+        self.assertAlmostEqual(self.pair(8.2, 10.3)["student_ms"], 8.2)    # 0.1 ms: noise
+        out = self.pair(4.0, 10.0)              # a window 4 ms short of its repetition's work
+        self.assertAlmostEqual(out["hidden_ms"], 4.0)
+        self.assertAlmostEqual(out["student_ms"], 4.0 + 4.0 - 0.8)        # all but the noise
+        self.assertEqual(out["hidden_why"], "")         # within the breach's allowance
+
+
 class Verify(util.TempCase):
     def ctx(self, gpu=True, outputs=None):
         chk = self.write("check", CHECKER, 0o755)
@@ -175,6 +195,23 @@ class Verify(util.TempCase):
         self.assertEqual(self.check(run_of(2, copies=True), v=2).status, "ok")
         self.assertEqual(self.check(run_of(1, window_ok=False)).status, "impossible-time")
         self.assertEqual(self.check(run_of(1, extra=2)).status, "extra-processes")
+
+    def test_a_run_in_lockstep_that_runs_while_it_waits_takes_the_others_time(self):
+        """In lockstep the waiting run leaves the core to the other's repetition: a run whose
+        CPU time passes what its time not waiting allows (a thread spinning meanwhile) is
+        impossible-time; one blocked while it waits is not, nor one timed alone."""
+        def lockstep_run(cpu_ms, lockstep=True):
+            r = run_of(1, gpu=False, gap=100000000)
+            for (v, k, t) in list(r.srv.requests):          # each key waited for 50 ms
+                r.srv.requests[r.srv.requests.index((v, k, t))] = (v, k, t - 50000000 + 1100)
+            r.res = Res(cpu_ms=cpu_ms, wall_ms=350.0)
+            r.lockstep = lockstep
+            return r
+        self.assertEqual(self.check(lockstep_run(195.0), gpu=False).status, "ok")
+        vc = self.check(lockstep_run(230.0), gpu=False)
+        self.assertEqual(vc.status, "impossible-time")
+        self.assertIn("230.0 ms of CPU in 350.0 ms, 150.0 ms of which it waited", vc.reason)
+        self.assertEqual(self.check(lockstep_run(230.0, lockstep=False), gpu=False).status, "ok")
 
     def test_a_total_span_starts_at_the_call(self):
         """Host work before a total-span variant's first GPU record counts (decoding every

@@ -36,6 +36,9 @@ MIB = 1 << 20
 # what a launch window may take past its --gpu-mem budget in CUPTI's count: the allocator's
 # rounding of a few buffers to its 2 MiB pages
 BUDGET_SLACK = 8 * MIB
+# CPU a run in lockstep may use beyond the time it did not wait for its turn (a tenth of the
+# waits, at least 5 ms: the run's own start in the sandbox, the clock's grain)
+WAIT_CPU_SLACK, WAIT_CPU_SLACK_MS = 0.1, 5.0
 
 
 def gpu_mem_budget(args):
@@ -134,6 +137,10 @@ class RunChecks:
         if any(wins) and not all(wins):
             return bad("impossible-time", "its repetitions did not all say on the key channel "
                                           "when they ran")
+        if span == "host" and getattr(run, "lockstep", False):
+            why = self.waited_idle(run, res)
+            if why and not self.off(n, "impossible-time"):
+                return bad("impossible-time", why)
         if span == "host":
             # from a key's answer to the next request: the run's own time (in lockstep a
             # request also waits for the other run's repetition)
@@ -153,6 +160,23 @@ class RunChecks:
             if why:
                 return bad(*why)
         return vc
+
+    @staticmethod
+    def waited_idle(run, res):
+        """'' when a run in lockstep used no more CPU than the time it was not waiting for
+        its turn allows: while it waits, the other run's repetition has the core, and CPU
+        taken from it then (a thread that spins) slows what it is compared with. Else why."""
+        if res.cpu_ms is None or not res.wall_ms:
+            return ""
+        waited = sum(run.srv.keys[(v, k)][1] - t for (v, k, t) in run.srv.requests
+                     if (v, k) in run.srv.keys) / 1e6
+        spare = res.wall_ms - waited
+        if res.cpu_ms <= spare + max(WAIT_CPU_SLACK * waited, WAIT_CPU_SLACK_MS):
+            return ""
+        return ("its timed run used %.1f ms of CPU in %.1f ms, %.1f ms of which it waited for "
+                "its turn while the run it is compared with had the core: it ran (a thread, a "
+                "process) when it should have waited, taking that run's time" % (
+                    res.cpu_ms, res.wall_ms, waited))
 
     def off(self, n, what):
         return (n, what) in self.ctx.checks_off
