@@ -81,6 +81,27 @@ class BoxFiles(util.TempCase):
         self.assertEqual([n for n in os.listdir(self.tmp) if n.startswith(".kit-")], [])
         self.assertEqual(util.read(self.secret), "keep me")
 
+    def test_disk_usage_of_any_depth(self):
+        """A box's disk use (where no tmpfs counts it) is summed below any nesting a run made."""
+        from kitgrade.box.boxfiles import _usage_at
+        top = os.path.join(self.tmp, "use")
+        os.makedirs(top)
+        fd = os.open(top, os.O_RDONLY)
+        for _ in range(2500):
+            os.mkdir("d", dir_fd=fd)
+            sub = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        with open("/proc/self/fd/%d/f" % fd, "wb") as f:
+            f.write(b"x" * (1 << 20))
+        os.close(fd)
+        fd = os.open(top, os.O_RDONLY)
+        try:
+            self.assertGreaterEqual(_usage_at(fd), 1 << 20)
+        finally:
+            os.close(fd)
+        fsutil.remove_tree(top)
+
     def test_read_plain_says_why_and_waits_on_no_fifo(self):
         self.assertEqual(fsutil.read_plain(self.secret, 100), (b"keep me", ""))
         self.assertEqual(fsutil.read_plain(self.secret, 3), (None, "larger than 3 bytes"))

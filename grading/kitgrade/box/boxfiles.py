@@ -66,23 +66,33 @@ def _is_mount(path: str) -> bool:
 # ------------------------------------------------------------------- the disk it uses
 
 def _usage_at(dfd: int) -> int:
-    """Bytes used under the folder open as dfd (allocated blocks), following no link."""
-    total = 0
-    for entry in os.listdir(dfd):
-        try:
-            st = os.stat(entry, dir_fd=dfd, follow_symlinks=False)
-        except OSError:
-            continue
-        total += st.st_blocks * 512
-        if stat.S_ISDIR(st.st_mode):
-            try:
-                cfd = os.open(entry, DIR, dir_fd=dfd)
-            except OSError:
+    """Bytes used under the folder open as dfd (allocated blocks), following no link; folders
+    gone down one after another (a stack of descriptors, not of calls: any depth a run made,
+    as far as the grader's descriptors go)."""
+    total, todo = 0, [(os.dup(dfd), None)]
+    try:
+        while todo:
+            fd, names = todo[-1]
+            if names is None:
+                names = iter(os.listdir(fd))
+                todo[-1] = (fd, names)
+            entry = next(names, None)
+            if entry is None:
+                os.close(todo.pop()[0])
                 continue
             try:
-                total += _usage_at(cfd)
-            finally:
-                os.close(cfd)
+                st = os.stat(entry, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+            total += st.st_blocks * 512
+            if stat.S_ISDIR(st.st_mode):
+                try:
+                    todo.append((os.open(entry, DIR, dir_fd=fd), None))
+                except OSError:
+                    continue
+    finally:
+        for fd, _names in todo:
+            os.close(fd)
     return total
 
 
