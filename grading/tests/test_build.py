@@ -166,14 +166,7 @@ class Lab(util.TempCase):
         self.assertIn("larger than 4 MB", build.put_files(Box, ["a.c"], stu, skel)[0])
         # folders nested deeper than os.walk's recursion could go: not looked into, said
         os.unlink(os.path.join(stu, "a.c"))
-        os.makedirs(os.path.join(stu, *["d"] * 5))
-        fd = os.open(os.path.join(stu, *["d"] * 5), os.O_RDONLY)
-        for _ in range(1200):
-            os.mkdir("d", dir_fd=fd)
-            sub = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = sub
-        os.close(fd)
+        os.close(util.nest(stu, 1205))
         notes = build.put_files(Box, ["a.c"], stu, skel)
         self.assertEqual(notes[-1], "folders nested more than %d deep: ignored, not looked into"
                          % build.MAX_DEPTH)

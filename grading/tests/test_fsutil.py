@@ -86,12 +86,7 @@ class BoxFiles(util.TempCase):
         from kitgrade.box.boxfiles import _usage_at
         top = os.path.join(self.tmp, "use")
         os.makedirs(top)
-        fd = os.open(top, os.O_RDONLY)
-        for _ in range(2500):
-            os.mkdir("d", dir_fd=fd)
-            sub = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = sub
+        fd = util.nest(top, 2500)
         with open("/proc/self/fd/%d/f" % fd, "wb") as f:
             f.write(b"x" * (1 << 20))
         os.close(fd)

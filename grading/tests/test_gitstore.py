@@ -17,6 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import util  # noqa: E402
 from kitgrade.base import fsutil  # noqa: E402
 from kitgrade.course import gitstore  # noqa: E402
 from kitgrade.course.gitsub import GitError, take  # noqa: E402
@@ -59,13 +60,7 @@ class Store(Base):
 
     def test_refs_nested_too_deep(self):
         """A ref folder deeper than git's names go is refused, not walked down to the bottom."""
-        fd = os.open(self.bob / ".git" / "refs" / "heads", os.O_RDONLY)
-        for _ in range(1500):
-            os.mkdir("d", dir_fd=fd)
-            sub = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = sub
-        os.close(fd)
+        os.close(util.nest(self.bob / ".git" / "refs" / "heads", 1500))
         self.refused(self.bob, "refs nested more than %d folders deep" % gitstore.MAX_REF_DEPTH)
         fsutil.remove_tree(self.bob / ".git" / "refs" / "heads" / "d")  # (too deep for rmtree)
 

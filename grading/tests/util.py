@@ -101,3 +101,15 @@ def read(path, mode="r"):
 def put(path, text):
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def nest(path, depth, name="d"):
+    """DEPTH folders NAME, one in the other, below PATH (made one level at a time from a
+    descriptor: deeper than a path may be long); the descriptor of the deepest, open."""
+    fd = os.open(path, os.O_RDONLY)
+    for _ in range(depth):
+        os.mkdir(name, dir_fd=fd)
+        sub = os.open(name, os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = sub
+    return fd

@@ -322,17 +322,21 @@ fake_lab() {
     [ ! -e "$BATS_TEST_TMPDIR/demo/.trace" ]
 }
 
-@test "figures.sh: a lab measured from the sources it has now is up to date, in a copy without .git too; a change measures it again" {
-    kit="$BATS_TEST_TMPDIR/kit"
-    mkdir -p "$kit"
-    # the working tree as it is (a clone would take HEAD, which need not be it), without .git
-    # as the GPU machine's copy of the tree
+# fake_gpu_kit: $kit, the working tree as it is (a clone would take HEAD, which need not be
+# it) without .git, build outputs and programs, as the GPU machine's copy of the tree; $bin,
+# a folder for fakes, holding an nvidia-smi of a "Fake GPU 9"
+fake_gpu_kit() {
+    kit="$BATS_TEST_TMPDIR/kit" bin="$BATS_TEST_TMPDIR/bin"
+    mkdir -p "$kit" "$bin"
     tar -C "$KIT_ROOT" --exclude=./.git --exclude=./.deps --exclude=build --exclude=out \
         --exclude=./tests/log --exclude=__pycache__ --no-wildcards-match-slash \
         --exclude='./labs/*/lab[0-9][0-9]' --exclude='./labs/*/lab[0-9][0-9]-*' -cf - . | tar -C "$kit" -xf -
-    bin="$BATS_TEST_TMPDIR/bin"
-    mkdir -p "$bin"
     printf '#!/bin/sh\ncase "$*" in *driver_version*) echo 999.1 ;; *) echo "Fake GPU 9" ;; esac\n' >"$bin/nvidia-smi"
+    chmod +x "$bin/nvidia-smi"
+}
+
+@test "figures.sh: a lab measured from the sources it has now is up to date, in a copy without .git too; a change measures it again" {
+    fake_gpu_kit
     printf '#!/bin/sh\necho "make: measuring $*"; exit 1\n' >"$bin/make"
     chmod +x "$bin/nvidia-smi" "$bin/make"
     run "$kit/common/scripts/figures.sh" --sources-hash 03
@@ -384,14 +388,7 @@ fake_lab() {
 }
 
 @test "figures.sh under a deadline begins only the labs whose last measuring fits, records its seconds; gpu-run.sh keeps the later steps their time" {
-    kit="$BATS_TEST_TMPDIR/kit"
-    mkdir -p "$kit"
-    tar -C "$KIT_ROOT" --exclude=./.git --exclude=./.deps --exclude=build --exclude=out \
-        --exclude=./tests/log --exclude=__pycache__ --no-wildcards-match-slash \
-        --exclude='./labs/*/lab[0-9][0-9]' --exclude='./labs/*/lab[0-9][0-9]-*' -cf - . | tar -C "$kit" -xf -
-    bin="$BATS_TEST_TMPDIR/bin"
-    mkdir -p "$bin"
-    printf '#!/bin/sh\ncase "$*" in *driver_version*) echo 999.1 ;; *) echo "Fake GPU 9" ;; esac\n' >"$bin/nvidia-smi"
+    fake_gpu_kit
     # make figures, faked: the lab's figures written as collect writes them (sources given)
     cat >"$bin/make" <<'SH'
 #!/bin/bash

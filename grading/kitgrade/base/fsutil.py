@@ -165,18 +165,25 @@ def remove_at(dfd, name):
     each): a folder deeper than that is moved up beside NAME, under a name of its own, and
     removed in its turn, so that no nesting a run or a submission made exhausts the stack or
     the descriptors."""
-    try:
-        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
-    except FileNotFoundError:
-        return
-    if not stat.S_ISDIR(st.st_mode):
-        os.unlink(name, dir_fd=dfd)
+    if not _is_folder_else_unlink(dfd, name):
         return
     todo, moved = [name], [0]
     while todo:
         n = todo.pop()
         _empty_at(dfd, n, 0, dfd, todo, moved)
         os.rmdir(n, dir_fd=dfd)
+
+
+def _is_folder_else_unlink(dfd, name):
+    """True when NAME in DFD is a folder (no link followed); anything else is unlinked."""
+    try:
+        st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    if stat.S_ISDIR(st.st_mode):
+        return True
+    os.unlink(name, dir_fd=dfd)
+    return False
 
 
 def _empty_at(dfd, name, depth, top, todo, moved):
@@ -189,13 +196,9 @@ def _empty_at(dfd, name, depth, top, todo, moved):
         sub = os.open(name, DIR, dir_fd=dfd)
     try:
         for entry in os.listdir(sub):
-            try:
-                st = os.stat(entry, dir_fd=sub, follow_symlinks=False)
-            except FileNotFoundError:
+            if not _is_folder_else_unlink(sub, entry):
                 continue
-            if not stat.S_ISDIR(st.st_mode):
-                os.unlink(entry, dir_fd=sub)
-            elif depth + 1 < REMOVE_DEPTH:
+            if depth + 1 < REMOVE_DEPTH:
                 _empty_at(sub, entry, depth + 1, top, todo, moved)
                 os.rmdir(entry, dir_fd=sub)
             else:
