@@ -18,6 +18,7 @@ class SafeText(unittest.TestCase):
             self.assertEqual(st.cell(x), str(x))
         self.assertEqual(st.cell("ok, fine"), "ok, fine")
         self.assertEqual(st.cell("a\x1b[2Jb"), "a [2Jb")
+        self.assertEqual(st.cell("12\n"), "12 ")          # a number's look, then a newline
         self.assertEqual(st.cell(""), "")
 
     def test_term_keeps_lines(self):

@@ -18,7 +18,7 @@ import json
 import re
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#~!|{}])")
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 

@@ -123,7 +123,8 @@ def _parser():
     g.add_argument("--quick", action="store_true",
                    help="small hidden cases and short timings (tests and demos)")
     g.add_argument("--keep-work", action="store_true",
-                   help="keep each student's box (its build and run folders)")
+                   help="keep each student's box (its build and correctness runs' "
+                        "folders; the timed runs' outputs go, to leave the disk to the next)")
     g.add_argument("--print-cases", action="store_true",
                    help="print the hidden cases the seed draws (--lab and --seed) and stop")
     g.add_argument("--quiet", action="store_true", help="no progress line")
