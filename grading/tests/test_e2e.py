@@ -66,8 +66,8 @@ class Base(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
-    def rec(self, sid):
-        with open(os.path.join(self.out, "students", sid, "results.json"),
+    def rec(self, sid, out=None):
+        with open(os.path.join(out or self.out, "students", sid, "results.json"),
                   encoding="utf-8") as f:
             return json.load(f)
 
@@ -218,6 +218,38 @@ class CpuLab(Base):
                          "--kit", self.kit, "--sandbox", "none"])
         self.assertEqual(rc, 2)
         self.assertIn("without --quick", log.replace("with --quick", "without --quick"))
+
+    def test_one_students_internal_error_stops_no_one_else(self):
+        """The grader failing on one student (planted here) leaves that student ungraded and
+        named, its traceback kept without control bytes, every other student graded, exit 1;
+        the next run grades it."""
+        from unittest import mock
+        from kitgrade.driver import schedule
+        subs, out = os.path.join(self.root, "subs-crash"), os.path.join(self.root, "out-crash")
+        student(subs, "fine", ["// v1 correct"])
+        student(subs, "boom", ["// v1 correct"])
+        real = schedule.Grading.student
+
+        def planted(g, st, i, give_back=None):
+            if st.name == "boom":
+                raise RuntimeError("planted \x1b[2J failure")
+            return real(g, st, i, give_back)
+        args = ["--lab", "99", "--submissions", subs, "--out", out, "--kit", self.kit,
+                "--sandbox", "none", "--timeout", "2", "--quick"]
+        with mock.patch.object(schedule.Grading, "student", planted):
+            rc, log = grade(args, quiet=False)
+        self.assertEqual(rc, 1, log)
+        self.assertIn("the grader failed on 1 student(s), not graded: boom", log)
+        self.assertNotIn("\x1b", log)
+        with open(os.path.join(out, "grades.csv"), encoding="utf-8") as f:
+            rows = [r.split(",")[0] for r in f.read().splitlines()[1:]]
+        self.assertEqual(rows, ['"fine"'])
+        text = util.read(os.path.join(out, "internal-errors.txt"))
+        self.assertIn("RuntimeError: planted", text)
+        self.assertNotIn("\x1b", text)
+        rc, log = grade(args)
+        self.assertEqual(rc, 0, log)
+        self.assertEqual(self.rec("boom", out)["status"], "ok")
 
     def test_print_cases(self):
         from io import StringIO
