@@ -6,6 +6,7 @@ import os
 import time
 
 from ..base import fsutil
+from ..base.safetext import clean
 from ..base.tell import say
 from ..lab import names
 from ..scoring import report, summary
@@ -46,3 +47,16 @@ def write_outputs(g, ctx, state_txt):
         "slots": ctx.slots or ["cores %s" % ",".join(str(c) for c in g.cores.all)],
         "seconds": int(time.monotonic() - g.t0), "plots": made,
         "line": (g.line.held, g.line.batches) if g.line is not None else None})
+
+
+def internal_error(out, st, tb, crashed):
+    """The grader failed on student ST (traceback TB), whether from its own fault or the
+    submission's: the class goes on, ST stays ungraded (a later run tries again; CRASHED gets
+    it) and the end of the grading names it and fails. TB goes to OUT/internal-errors.txt (no
+    control byte: a message may quote the submission's names), its last line to the console."""
+    crashed.append(st)
+    text = "== %s (%s)\n%s\n" % (st.id, names.display(st.name), tb)
+    with open(os.path.join(out, "internal-errors.txt"), "a", encoding="utf-8") as f:
+        f.write("\n".join(clean(ln, keep="\t") for ln in text.split("\n")))
+    say("internal error grading %s: %s; not graded (OUT/internal-errors.txt)"
+        % (names.display(st.name), tb.strip().splitlines()[-1][:200]))

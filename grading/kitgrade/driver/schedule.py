@@ -24,6 +24,7 @@ from ..runs.timing import Timer, groups_of, item_key
 from ..scoring import report
 from ..scoring.score import result
 from . import extras
+from .outputs import internal_error
 from .pools import Cores, Gpus, Held, TimingLine
 from .workflow import Workflow
 
@@ -100,8 +101,7 @@ class Grading:
             self.active[what] += d
 
     def mark(self, phases, name, i):
-        """PHASES[NAME][I] = now, in seconds from the grading's start: where a student's
-        time went (results.json "phases"; the summary adds them up)."""
+        """PHASES[NAME][I] = now (s from the grading's start): results.json "phases"."""
         phases.setdefault(name, [None, None])[i] = round(time.monotonic() - self.t0, 3)
 
     def fail(self, msg):
@@ -111,17 +111,6 @@ class Grading:
         self.ctx.stop.set()
         self.ref_built.set()
         self.ref_ready.set()
-
-    def crashed_on(self, st, tb):
-        """The grader failed on student ST (traceback TB): kept in OUT/internal-errors.txt,
-        control bytes taken out (a message may quote the submission's names)."""
-        with self.lock:
-            self.crashed.append(st)
-            text = "== %s (%s)\n%s\n" % (st.id, names.display(st.name), tb)
-            with open(os.path.join(self.ctx.out, "internal-errors.txt"), "a", encoding="utf-8") as f:
-                f.write("\n".join(clean(ln, keep="\t") for ln in text.split("\n")))
-        say("internal error grading %s: %s; not graded (OUT/internal-errors.txt)"
-            % (names.display(st.name), tb.strip().splitlines()[-1][:200]))
 
     def slot_of(self, i):
         return self.ctx.slots[i % len(self.ctx.slots)] if self.ctx.slots else None
@@ -539,11 +528,9 @@ class Grading:
                     sem.release()
             try:
                 self.student(st, i, give_back)
-            except Exception:
-                # the grader's fault or the submission's, it is this student's alone: the
-                # class goes on, the student stays ungraded (a later run tries again), and
-                # the end of the grading names it and fails
-                self.crashed_on(st, traceback.format_exc())
+            except Exception:   # this student's alone: the others go on (internal_error)
+                with self.lock:
+                    internal_error(self.ctx.out, st, traceback.format_exc(), self.crashed)
             finally:
                 give_back()
                 cap.release()
