@@ -1,6 +1,6 @@
 /* grading/keyserve.c - the grader's side of a timed run's key channel (build/keyserve).
  *
- *   keyserve REQ_FD KEY_FD LOG_FD MAX GATE_FD [BATON_IN BATON_OUT READY]
+ *   keyserve REQ_FD KEY_FD LOG_FD MAX GATE_FD [BATON_IN BATON_OUT READY] [CPU_FD]
  *
  * Reads the harness's requests "rep V K" from REQ_FD (DESIGN.md, "The grading mode of the
  * harness"; V a variant number, or PART:NUMBER where the grader set KIT_CTL_PARTS=1); for each, draws a fresh key (64 random bits, never 0) at that moment, writes
@@ -34,6 +34,12 @@
  * repetition meets the other's start-up). At the end of REQ_FD the baton goes on for good:
  * BATON_OUT is closed after a last byte, and a server that reads the end of BATON_IN runs
  * free from then on.
+ * CPU_FD (a last argument): the run's cgroup cpu.stat (v1: cpuacct.usage), open. Each
+ * request and note then
+ * ends with the run's CPU time at that moment (usage_usec, in microseconds): "rep V K HEX
+ * T_ASKED T_ANSWERED CPU_ASKED", "go V K T CPU", "done V K T CPU". The grader finds from them
+ * the CPU the run used outside its repetitions' windows (work a thread does beside the
+ * harness's own).
  * Exit 0; 2 bad usage.
  */
 #define _GNU_SOURCE
@@ -78,6 +84,33 @@ static unsigned long long fresh_key(void)
             k = 0;
     }
     return k;
+}
+
+/* The run's cgroup cpu.stat (-1: none), and its usage_usec now (-1: unknown). */
+static int cpu_fd = -1;
+
+static long long cpu_us(void)
+{
+    char b[1024];
+    if (cpu_fd < 0)
+        return -1;
+    ssize_t n = pread(cpu_fd, b, sizeof b - 1, 0);
+    if (n <= 0)
+        return -1;
+    b[n] = 0;
+    const char *p = strstr(b, "usage_usec ");
+    if (p)
+        return atoll(p + 11);
+    return b[0] >= '0' && b[0] <= '9' ? atoll(b) / 1000 : -1; /* v1's cpuacct.usage: ns */
+}
+
+/* " CPU" after a log line's fields where the run's CPU time is read, else nothing */
+static const char *cpu_field(char *out, size_t size, long long us)
+{
+    if (cpu_fd < 0)
+        return "";
+    snprintf(out, size, " %lld", us);
+    return out;
 }
 
 /* Lockstep: the baton's descriptors (-1: none) and whether this server holds it. */
@@ -144,16 +177,18 @@ static int variant_word(const char *v)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6 && argc != 9) {
-        fprintf(stderr,
-                "usage: keyserve REQ_FD KEY_FD LOG_FD MAX GATE_FD [BATON_IN BATON_OUT READY]\n");
+    if (argc < 6 || argc > 10 || argc == 8) {
+        fprintf(stderr, "usage: keyserve REQ_FD KEY_FD LOG_FD MAX GATE_FD "
+                        "[BATON_IN BATON_OUT READY] [CPU_FD]\n");
         return 2;
     }
+    if (argc == 7 || argc == 10)
+        cpu_fd = atoi(argv[argc - 1]);
     const int req = atoi(argv[1]), key = atoi(argv[2]), log = atoi(argv[3]);
     int gate = atoi(argv[5]), gated = 0;
     /* a reader gone (the harness, the other server) is an error of write, not the end */
     signal(SIGPIPE, SIG_IGN);
-    if (argc == 9) {
+    if (argc >= 9) {
         baton_in = atoi(argv[6]);
         baton_out = atoi(argv[7]);
         ready = atoi(argv[8]);
@@ -184,7 +219,8 @@ int main(int argc, char **argv)
             }
             dprintf(log, "broken wrote a line longer than a key request\n");
         } else {
-            const long long asked = now_ns();
+            const long long asked = now_ns(), asked_cpu = cpu_us();
+            char cpu[32];
             line[len] = 0;
             len = 0;
             int k, end = 0;
@@ -236,7 +272,8 @@ int main(int argc, char **argv)
                                               : "said it ended a repetition out of turn";
                 else {
                     seen[at].state = want + 1;
-                    dprintf(log, "%s %s %d %lld\n", what, v, k, asked);
+                    dprintf(log, "%s %s %d %lld%s\n", what, v, k, asked,
+                            cpu_field(cpu, sizeof cpu, asked_cpu));
                     continue;
                 }
             }
@@ -254,7 +291,8 @@ int main(int argc, char **argv)
                 }
                 n++;
                 if (!why) {
-                    dprintf(log, "rep %s %d %016llx %lld %lld\n", v, k, kk, asked, now_ns());
+                    dprintf(log, "rep %s %d %016llx %lld %lld%s\n", v, k, kk, asked, now_ns(),
+                            cpu_field(cpu, sizeof cpu, asked_cpu));
                     continue;
                 }
             }

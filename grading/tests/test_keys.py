@@ -148,6 +148,32 @@ class Keys(unittest.TestCase):
         self.assertLessEqual(s.requests[0][2], go)
         self.assertIsNone(s.window("3", 2))
 
+    def test_the_runs_cpu_time_at_each_request_and_note(self):
+        """Given the run's cgroup CPU file (v2's usage_usec; v1's bare nanoseconds), each
+        request and note is stamped with it, and cpu_outside gives the CPU beyond one thread's
+        outside each window but the last: here 100 ms of CPU in a content step of a few ms."""
+        for text, scale in (("usage_usec %d\nuser_usec 1\n", 1), ("%d\n", 1000)):
+            stat = os.path.join(util.tempfile.mkdtemp(), "cpu.stat")
+            util.put(stat, text % (1000 * scale))
+            s = self.server(4)
+            s.start(stat)
+            try:
+                ask(s, "rep 3 1\n")
+                read_line(s.key_r)
+                util.put(stat, text % (101000 * scale))     # another thread's 100 ms
+                ask(s, "go 3 1\ndone 3 1\nrep 3 2\n")
+                read_line(s.key_r)
+            finally:
+                s.finish()
+            self.assertEqual(s.broken, "")
+            self.assertEqual(s.cpu[("3", 1)], {"rep": 1000, "go": 101000, "done": 101000})
+            self.assertEqual(s.cpu[("3", 2)], {"rep": 101000})
+            out = s.cpu_outside("3")
+            self.assertEqual(len(out), 1)
+            self.assertGreater(out[0], 50.0)        # 100 ms of CPU less the steps' wall time
+            self.assertLessEqual(out[0], 100.0)
+            self.assertEqual(s.cpu_outside("4"), [])
+
     def test_the_runs_last_lines_are_read_after_it_ends(self):
         # the run said everything and ended before the server read a line (a loaded machine):
         # finish still reads it all, and the repetition has its window

@@ -108,6 +108,20 @@ class HiddenWork(unittest.TestCase):
         self.assertAlmostEqual(out["student_ms"], 4.0 + 4.0 - 0.8)        # all but the noise
         self.assertEqual(out["hidden_why"], "")         # within the breach's allowance
 
+    def test_cpu_outside_the_windows_counted(self):
+        """Another thread's CPU outside the windows (beside the harness's content step)."""
+        t = timing.Timer.__new__(timing.Timer)
+        t.ctx = util.make_ctx(RUB, INFO_CPU, gpu=False)
+        rv, sv = timing.VarCheck(), timing.VarCheck()
+        rv.self_ms = sv.self_ms = [8.0] * 5
+        rv.intervals = sv.intervals = [10.0] * 5
+        rv.outside, sv.outside = [-0.2] * 4, [3.0] * 4
+        out = t.pair(None, 1, rv, sv)
+        self.assertAlmostEqual(out["outside_cpu_ms"], 3.0)
+        self.assertAlmostEqual(out["student_ms"], 8.0 + 3.0 - 0.8)
+        sv.outside = [-0.2, 0.3, -0.1, 0.0]                 # one thread's, as the reference's
+        self.assertAlmostEqual(t.pair(None, 1, rv, sv)["student_ms"], 8.0)
+
 
 class Verify(util.TempCase):
     def ctx(self, gpu=True, outputs=None):

@@ -226,6 +226,13 @@ class _RunCgroup:
     def _f(self, ctl: str, name: str) -> str:
         return os.path.join(self.dirs["" if self.v == 2 else ctl], name)
 
+    def cpu_stat(self) -> Optional[str]:
+        """The file of the CPU time of all the run ran: v2's cpu.stat (its usage_usec), v1's
+        cpuacct.usage (nanoseconds, alone); None where no cgroup counts it."""
+        if "cpu" not in self.host.has:
+            return None
+        return self._f("cpuacct", "cpuacct.usage") if self.v == 1 else self._f("", "cpu.stat")
+
     def procs_files(self, cpuset: bool) -> List[str]:
         return [os.path.join(d, "cgroup.procs") for c, d in self.dirs.items() if cpuset or c != "cpuset"]
 

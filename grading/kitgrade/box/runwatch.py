@@ -202,6 +202,7 @@ class _Run:
         self.cpu_seen_ticks = 0
         self.nproc_seen = False
         self.cg: Optional[_RunCgroup] = None
+        self.on_cgroup = None       # called with its cpu.stat's path before the run starts
         self._kill_lock = threading.Lock()
 
     def _not_started(self, why: str) -> Result:
@@ -252,6 +253,8 @@ class _Run:
             rl.append([resource.RLIMIT_NPROC, n, n])
         data_fds: List[int] = []
         try:
+            if self.on_cgroup is not None:
+                self.on_cgroup(self.cg.cpu_stat() if self.cg else None)
             if sb.kind == "bwrap":
                 uid = self.box.uid if self.box.uid is not None else os.geteuid()
                 gid = self.box.gid if self.box.gid is not None else os.getegid()

@@ -458,16 +458,19 @@ class Box:
     # ---- running
     def run(self, argv: Sequence[str], *, cwd: Path, env: Dict[str, str], limits: Limits,
             stdout: Path, stderr: Path, pass_fds: Sequence[int] = (),
-            cpus: Optional[List[int]] = None) -> Result:
+            cpus: Optional[List[int]] = None, on_cgroup=None) -> Result:
         """Run argv in the box: working folder cwd (as seen inside), exactly the environment
         env, stdin /dev/null, stdout and stderr appended to the grader's files (the same path
         twice: one file), the descriptors pass_fds inherited, pinned to cpus when given. Every
-        process of the run is gone when it returns."""
+        process of the run is gone when it returns. ON_CGROUP, when given, is called before
+        the run starts with the path of its cgroup's cpu.stat (None without a v2 cgroup)."""
         if self.closed:
             raise SandboxError(f"box '{self.name}' is closed")
         with self._run_lock:
-            return _Run(self, [str(a) for a in argv], str(cwd), dict(env), limits, str(stdout),
-                        str(stderr), tuple(pass_fds), cpus).go()
+            r = _Run(self, [str(a) for a in argv], str(cwd), dict(env), limits, str(stdout),
+                     str(stderr), tuple(pass_fds), cpus)
+            r.on_cgroup = on_cgroup
+            return r.go()
 
     # ---- the end
     def _kill_user(self) -> None:

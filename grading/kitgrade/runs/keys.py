@@ -55,6 +55,11 @@ class KeyServer:
         self.broken = ""                       # why the channel was refused
         self.gate = -1 if gate is None else gate
         self.gated_ns = self.opened_ns = None  # when the run came to its gate, and went on
+        # (V, K) -> {"rep"|"go"|"done": the run's CPU time (us) at that request or note},
+        # where start() was given the run's cgroup cpu.stat (cpu_outside)
+        self.cpu: Dict[Tuple[str, int], Dict[str, int]] = {}
+        self.cpu_stat = None
+        self.started = False
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
 
@@ -66,8 +71,42 @@ class KeyServer:
     def ctl_arg(self):
         return "%d,%d" % (self.key_r, self.req_w)
 
-    def start(self):
+    def start(self, cpu_stat=None):
+        """Serve from now on; CPU_STAT: the run's cgroup cpu.stat, read at each request and
+        note (self.cpu)."""
+        self.cpu_stat, self.started = cpu_stat, True
         self._thread.start()
+
+    def _cpu_us(self):
+        """The run's CPU time now (us): v2's usage_usec, or v1's cpuacct.usage (ns)."""
+        try:
+            with open(self.cpu_stat, "rb") as f:
+                text = f.read(4096)
+            for ln in text.split(b"\n"):
+                if ln.startswith(b"usage_usec "):
+                    return int(ln.split()[1])
+            return int(text.strip()) // 1000
+        except (OSError, ValueError, IndexError, TypeError):
+            return None
+
+    def cpu_outside(self, tag):
+        """[ms] per repetition of variant TAG but its last: the CPU time the run used outside
+        its window beyond one thread's (from the key's request to its go, and from its done
+        to the next request); [] without the CPU readings. The harness's work there (fresh
+        content, the output) is one thread's: more is another thread's work, the student's."""
+        reqs = sorted(self.requests, key=lambda r: r[2])
+        out = []
+        for (v, k, asked), nxt in zip(reqs, reqs[1:]):
+            if v != tag:
+                continue
+            c, w = self.cpu.get((v, k), {}), self.window(v, k)
+            c_next = self.cpu.get((nxt[0], nxt[1]), {}).get("rep")
+            if w is None or None in (c.get("rep"), c.get("go"), c.get("done"), c_next):
+                return []
+            cpu_us = (c["go"] - c["rep"]) + (c_next - c["done"])
+            wall_ns = (w[0] - asked) + (nxt[2] - w[1])
+            out.append(cpu_us / 1e3 - wall_ns / 1e6)
+        return out
 
     def finish(self):
         """After the run: read what it said to the end, stop serving, close every end. Our
@@ -121,6 +160,7 @@ class KeyServer:
 
     def _answer(self, line):
         now = time.monotonic_ns()
+        cpu = self._cpu_us() if self.cpu_stat else None
         m = _REQ.match(line)
         if not m:
             self.broken = "wrote '%s' on the key channel" % line[:40]
@@ -156,6 +196,8 @@ class KeyServer:
                     "started" if what == "go" else "ended")
             else:
                 seen.append(now)
+                if cpu is not None:
+                    self.cpu.setdefault((v, k), {})[what] = cpu
             return
         if (v, k) in self.keys:
             self.broken = "asked twice for the key of repetition %d of v%s" % (k, v)
@@ -165,6 +207,8 @@ class KeyServer:
             return
         key = "%016x" % (secrets.randbits(64) | 1)
         self.requests.append((v, k, now))
+        if cpu is not None:
+            self.cpu.setdefault((v, k), {})["rep"] = cpu
         self.keys[(v, k)] = (key, time.monotonic_ns())
         try:
             os.write(self.key_w, ("key %s\n" % key).encode())
@@ -224,17 +268,27 @@ class HelperKeyServer(KeyServer):
         self.proc = None
         self.baton = baton
 
-    def start(self):
+    def start(self, cpu_stat=None):
         fds = (self.req_r, self.key_w, self.logfd)
         gate = (self.gate,) if self.gate >= 0 else ()
         extra = self.baton.fds if self.baton is not None else ()
+        self.started = True
+        cpu = ()
+        if cpu_stat:
+            try:
+                cpu = (os.open(cpu_stat, os.O_RDONLY | os.O_CLOEXEC),)
+            except OSError:
+                pass
         try:
             self.proc = subprocess.Popen(
                 [self.helper] + [str(x) for x in fds] + [str(self.max), str(self.gate)] +
-                [str(x) for x in extra], pass_fds=fds + gate + extra, stdin=subprocess.DEVNULL)
+                [str(x) for x in extra + cpu], pass_fds=fds + gate + extra + cpu,
+                stdin=subprocess.DEVNULL)
         finally:
             if self.baton is not None:
                 self.baton.started()
+            for fd in cpu:
+                os.close(fd)
         for fd in fds + gate:
             os.close(fd)
         self.req_r = self.key_w = self.logfd = self.gate = -1
@@ -259,12 +313,16 @@ class HelperKeyServer(KeyServer):
         os.unlink(self.log)
         for ln in text.splitlines():
             t = ln.split()
-            if t[:1] == ["rep"] and len(t) == 6:
+            if t[:1] == ["rep"] and len(t) in (6, 7):
                 v, k = t[1], int(t[2])
                 self.requests.append((v, k, int(t[4])))
                 self.keys[(v, k)] = (t[3], int(t[5]))
-            elif t[:1] in (["go"], ["done"]) and len(t) == 4:
+                if len(t) == 7 and int(t[6]) >= 0:
+                    self.cpu.setdefault((v, k), {})["rep"] = int(t[6])
+            elif t[:1] in (["go"], ["done"]) and len(t) in (4, 5):
                 self.notes.setdefault((t[1], int(t[2])), []).append(int(t[3]))
+                if len(t) == 5 and int(t[4]) >= 0:
+                    self.cpu.setdefault((t[1], int(t[2])), {})[t[0]] = int(t[4])
             elif t[:1] == ["gate"] and len(t) == 2 and self.gated_ns is None:
                 self.gated_ns = int(t[1])
             elif t[:1] == ["open"] and len(t) == 2 and self.opened_ns is None:

@@ -27,6 +27,8 @@ class VarCheck:
     times: List[float] = field(default_factory=list)   # ms per repetition (GPU)
     self_ms: List[float] = field(default_factory=list)   # the run's own ms per repetition
     intervals: List[float] = field(default_factory=list)  # ms, a key's answer to the next request
+    outside: List[float] = field(default_factory=list)    # ms of CPU beyond one thread's
+                                                          # outside the windows (keys.cpu_outside)
     x_ms: float = 0.0                                 # the process's CPU or wall ms (shown)
     checked: List[int] = field(default_factory=list)
     run_seq: Optional[int] = None                     # the run's entry in the grading's RunLog
@@ -151,6 +153,8 @@ class RunChecks:
             # windows where the harness writes no notes
             vc.self_ms = [(w[1] - w[0]) / 1e6 for w in wins] if all(wins) else \
                 [r.kernel_ms for r in reps]
+            if hasattr(run.srv, "cpu_outside"):
+                vc.outside = run.srv.cpu_outside(tag)
         else:
             why = self.gpu_times(run, case, v, info, span, reps, vc)
             if why:

@@ -26,11 +26,12 @@ speed under perf_clock cpu) or on the machine (perf_clock wall). The time from a
 to the next request holds one whole repetition (fresh content, poisoning, the variant, its dump); what
 is not the variant is the same code in the reference and the student, so a run whose
 repetitions take clearly more than their windows, beyond the reference's, in every pair (work
-done outside the windows, in other threads or processes), is impossible-time; less than that,
-beyond the noise (HIDDEN_NOISE), is added to the student's time, so that a window its own notes
-make short buys nothing. Both need full-size timings: --quick leaves them out. In lockstep
-(perf_clock cpu) a run that uses more CPU than the time it did not wait for its turn allows
-took the other run's core while it waited (a thread spinning): impossible-time (runcheck).
+done outside the windows), is impossible-time; less, beyond the noise (HIDDEN_NOISE), is added
+to the student's time (a window its notes make short buys nothing), as is a perf_clock wall
+run's CPU beyond one thread's outside its windows (keys.cpu_outside: a thread working beside
+the harness; idle OpenMP threads sleep, OMP_WAIT_POLICY=passive); not under --quick. A run in
+lockstep (perf_clock cpu) that used more CPU than its time not waiting for its turn allows
+took the other run's core meanwhile: impossible-time (runcheck).
 """
 import os
 import statistics
@@ -48,10 +49,8 @@ from .run import run_record
 from .runcheck import RunChecks, VarCheck  # noqa: F401 (VarCheck: part of this module's interface)
 from .speedloss import full_ratio, running
 
-# a CPU variant's repetitions may take this much more than their windows, beyond what the
-# reference's take, as noise (a tenth of the reference's repetition, at least 0.5 ms); the
-# rest counts as the student's time (pair)
-HIDDEN_NOISE, HIDDEN_NOISE_MS = 0.1, 0.5
+# time outside a CPU variant's windows taken as noise (pair): a tenth of the reference's
+HIDDEN_NOISE, HIDDEN_NOISE_MS = 0.1, 0.5        # repetition, at least 0.5 ms
 
 
 @dataclass
@@ -182,7 +181,12 @@ class Timer(RunChecks):
         argv = [binary, "--quiet", "--ctl", srv.ctl_arg] + args
         name = "time-%s%s-p%d%s" % (who, when, pair, label) + ("" if len(items) > 1 else
                                                      "-%s-v%d" % (items[0][0].name, items[0][1]))
-        srv.start()
+        # a wall-clock run's key server reads its cgroup's CPU at each line, once it is made
+        hook = {"on_cgroup": srv.start} if ctx.clock == "wall" else {}
+        if hook:                                # idle OpenMP threads sleep, not spin
+            env["OMP_WAIT_POLICY"] = "passive"
+        else:
+            srv.start()
         start_ns = _now_ns()
         try:
             with running(ctx, os.path.basename(self.stu.sd), name, self.slot, self.cpus) as e:
@@ -192,9 +196,11 @@ class Timer(RunChecks):
                                                  else 1), cpus=self.cpus),
                               stdout=os.path.join(self.stu.sd, "logs", name + ".out"),
                               stderr=os.path.join(self.stu.sd, "logs", name + ".err"),
-                              pass_fds=fds, cpus=self.cpus)
+                              pass_fds=fds, cpus=self.cpus, **hook)
         finally:
             end_ns = _now_ns()
+            if not srv.started:         # the run never began
+                srv.start()
             srv.finish()
             if cfd is not None:
                 os.close(cfd)
@@ -225,8 +231,7 @@ class Timer(RunChecks):
         return run
 
     def discard(self, run):
-        """A timed run's outputs go once judged, --keep-work or not: a run's repetitions fill
-        much of the box's disk (lab 02: 12.6 MB each, 40 a run), and the next pair needs it."""
+        """A timed run's outputs go once judged, --keep-work or not (the next pair's disk)."""
         for rel in set(run.rel.values()):
             fsutil.bremove(run.box, rel)
 
@@ -487,13 +492,18 @@ class Timer(RunChecks):
                [round(x, 5) for x in st], "ref_run": rv.run_seq, "student_run": sv.run_seq}
         if not gpu:
             hidden, why = self.hidden_work(rv, sv, r_ms, s_ms)
-            # a repetition's time outside its windows, beyond the reference's and the noise,
-            # is the student's: a window its own notes make short buys nothing
-            if hidden is not None and not ctx.opts.quick and \
-                    hidden > max(HIDDEN_NOISE * r_ms, HIDDEN_NOISE_MS):
-                s_ms += hidden - max(HIDDEN_NOISE * r_ms, HIDDEN_NOISE_MS)
-            s_ms = max(s_ms, r_ms * 0.02, 1e-4)
             out.update({"hidden_ms": hidden, "hidden_why": why})
+            if rv.outside and sv.outside:   # CPU beyond one thread's outside the windows
+                out["ref_outside_cpu_ms"] = statistics.median(rv.outside)
+                out["outside_cpu_ms"] = statistics.median(sv.outside)
+            # beyond the noise, the time a repetition takes outside its windows (more than
+            # the reference's: a window its own notes make short) and another thread's CPU
+            # there (work beside the harness's content or output) are the student's
+            noise = max(HIDDEN_NOISE * r_ms, HIDDEN_NOISE_MS)
+            if not ctx.opts.quick:
+                s_ms += sum(max(0.0, x - noise) for x in (hidden, out.get("outside_cpu_ms"))
+                            if x is not None)
+            s_ms = max(s_ms, r_ms * 0.02, 1e-4)
         out.update({"ref_ms": r_ms, "student_ms": s_ms,
                     "ratio": r_ms / s_ms if s_ms > 0 else 0.0,
                     "checked": sv.checked, "ref_x_ms": rv.x_ms, "student_x_ms": sv.x_ms,
