@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # grading/bench/identical.sh - identical work, identical points? A benchmark, not a test: for
 # each lab, COPIES identical copies of the reference solution (the lab's `correct` example)
-# graded RUNS times, each time from scratch (--force, the same seed), and the spread of the
+# graded RUNS times, each time from scratch (a new OUT, the same seed), and the spread of the
 # points per copy and per run. Every copy should get the same points in every run; for each
 # copy that lost a point it prints why, from its results.json: the status and reason, and for
 # lost performance points the pairs below the ratio of full points (the ratio, the slowest
@@ -166,8 +166,9 @@ for nn in $labs; do
     for ((k = 1; k <= runs; k++)); do
         t0=$(date +%s)
         rc=0
+        rm -rf "$d/out"     # from scratch: a new OUT (--force would build the kit again too)
         bench_grade "$d/runs/grade-$k.log" "$kit/grading/grade" --lab "$nn" --submissions \
-            "$d/class" --out "$d/out" --seed 1 --force --quiet ${timeout:+--timeout "$timeout"} \
+            "$d/class" --out "$d/out" --seed 1 --quiet ${timeout:+--timeout "$timeout"} \
             "${extra[@]}" || rc=$?
         keep "$nn" "$k"
         echo "lab $nn run $k: exit $rc, $(($(date +%s) - t0)) s" >&2
