@@ -6,6 +6,7 @@ file descriptor opened with O_NOFOLLOW at every step (mkdir, write, remove, chow
 link never takes it anywhere else. Its own files (under OUT) are written atomically.
 """
 import errno
+import itertools
 import os
 import re
 import stat
@@ -167,7 +168,7 @@ def remove_at(dfd, name):
     the descriptors."""
     if not _is_folder_else_unlink(dfd, name):
         return
-    todo, moved = [name], [0]
+    todo, moved = [name], itertools.count(1)
     while todo:
         n = todo.pop()
         _empty_at(dfd, n, 0, dfd, todo, moved)
@@ -188,7 +189,7 @@ def _is_folder_else_unlink(dfd, name):
 
 def _empty_at(dfd, name, depth, top, todo, moved):
     """Empty the folder NAME of DFD; a folder REMOVE_DEPTH below is moved into TOP (the
-    folder remove_at works in) and put on TODO."""
+    folder remove_at works in) under a name of its own (MOVED counts them) and put on TODO."""
     try:
         sub = os.open(name, DIR, dir_fd=dfd)
     except PermissionError:
@@ -202,8 +203,7 @@ def _empty_at(dfd, name, depth, top, todo, moved):
                 _empty_at(sub, entry, depth + 1, top, todo, moved)
                 os.rmdir(entry, dir_fd=sub)
             else:
-                moved[0] += 1
-                up = ".kit-removing-%d-%d" % (os.getpid(), moved[0])
+                up = ".kit-removing-%d-%d" % (os.getpid(), next(moved))
                 os.rename(entry, up, src_dir_fd=sub, dst_dir_fd=top)
                 todo.append(up)
     finally:

@@ -49,12 +49,11 @@ def write_outputs(g, ctx, state_txt):
         "line": (g.line.held, g.line.batches) if g.line is not None else None})
 
 
-def internal_error(out, st, tb, crashed):
+def internal_error(out, st, tb):
     """The grader failed on student ST (traceback TB), whether from its own fault or the
-    submission's: the class goes on, ST stays ungraded (a later run tries again; CRASHED gets
-    it) and the end of the grading names it and fails. TB goes to OUT/internal-errors.txt (no
-    control byte: a message may quote the submission's names), its last line to the console."""
-    crashed.append(st)
+    submission's: the class goes on, ST stays ungraded (a later run tries again) and the end
+    of the grading names it and fails. TB goes to OUT/internal-errors.txt (no control byte:
+    a message may quote the submission's names), its last line to the console."""
     text = "== %s (%s)\n%s\n" % (st.id, names.display(st.name), tb)
     with open(os.path.join(out, "internal-errors.txt"), "a", encoding="utf-8") as f:
         f.write("\n".join(clean(ln, keep="\t") for ln in text.split("\n")))

@@ -530,7 +530,8 @@ class Grading:
                 self.student(st, i, give_back)
             except Exception:   # this student's alone: the others go on (internal_error)
                 with self.lock:
-                    internal_error(self.ctx.out, st, traceback.format_exc(), self.crashed)
+                    self.crashed.append(st)
+                    internal_error(self.ctx.out, st, traceback.format_exc())
             finally:
                 give_back()
                 cap.release()
