@@ -52,6 +52,16 @@ examples() {
     if grep -n "breaks the" "$GT/out$1/summary.md"; then false; fi
 }
 
+# variant_points RESULTS: each timed variant's points, its ratio to the reference and every
+# pair's times (reference ms, student ms), to see which variant lost and whether it was slower
+variant_points() {
+    python3 -c 'import json, sys
+for v in json.load(open(sys.argv[1]))["variants"]:
+    t = v["timing"] or {}
+    pairs = " ".join("%.2f/%.2f" % (p.get("ref_ms") or 0, p.get("student_ms") or 0) for p in t.get("pairs", []))
+    print(v["variant"], "perf_pts", v["perf_pts"], "ratio", t.get("ratio"), t.get("status"), "pairs", pairs)' "$1"
+}
+
 # all_points NN [SHARE]: the correct example has every correctness point and all but SHARE
 # (default a tenth) of the speed points (a copy of the reference may lose a little to a
 # machine busy with other tests), every timed variant verified on the GPU's clock
@@ -65,7 +75,7 @@ all_points() {
     # SHARE of the speed points of the maximum (else the timings, to see which variant lost)
     run python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); p = r["points"]; t = r["tests"]; print(t["passed"] == t["total"] and p["total"] >= p["max"] - float(sys.argv[2]) * (p["max"] - p["correctness"]), p["total"], p["max"])' \
         "$GT/out$1/students/correct/results.json" "$share"
-    [[ $output == True* ]] || { echo "correct: $output"; cat "$p"; false; }
+    [[ $output == True* ]] || { echo "correct: $output"; variant_points "$GT/out$1/students/correct/results.json"; false; }
 }
 
 @test "lab 04 examples meet their EXPECT (no-shared loses sep v2's speed points); the reference's shared memory is seen, its points kept" {
