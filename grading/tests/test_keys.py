@@ -173,6 +173,12 @@ class Keys(unittest.TestCase):
             self.assertGreater(out[0], 50.0)        # 100 ms of CPU less the steps' wall time
             self.assertLessEqual(out[0], 100.0)
             self.assertEqual(s.cpu_outside("4"), [])
+            # inside repetition 1's window (go to done) no CPU went by
+            inside = s.cpu_inside("3")
+            self.assertEqual(len(inside), 1)
+            self.assertEqual(inside[0][0], 0.0)
+            self.assertGreaterEqual(inside[0][1], 0.0)
+            self.assertEqual(s.cpu_inside("4"), [])
 
     def test_the_runs_last_lines_are_read_after_it_ends(self):
         # the run said everything and ended before the server read a line (a loaded machine):

@@ -194,6 +194,11 @@ class Late(unittest.TestCase):
                 rubric.parse("lab.rubric", text + "mechanism strip:4 %s\n" % bad)
             self.assertIn(said, str(e.exception))
             self.assertIn("lab.rubric:8:", str(e.exception))
+        # one-thread: read from the CPU readings a wall-clock lab's runs have
+        r = rubric.parse("lab.rubric", "perf_clock wall\n" + text + "mechanism strip:3 one-thread\n")
+        self.assertEqual(r.mechanism["strip:3"], {"one-thread": 1})
+        with self.assertRaisesRegex(rubric.RubricError, "one-thread needs perf_clock wall"):
+            rubric.parse("lab.rubric", text + "mechanism strip:3 one-thread\n")
         with self.assertRaises(rubric.RubricError) as e:
             rubric.parse("lab.rubric", text + "mechanism strip:9 no-copies\n")
         self.assertIn("strip:9, which has no 'points' line", str(e.exception))

@@ -433,6 +433,31 @@ class Verify(util.TempCase):
         self.assertEqual(t.verify(run_of(1, kernels=(1, 30000)), ctx.cases[-1], 1, True).status,
                          "ok")
 
+    def test_a_one_thread_step_that_runs_on_several_threads_keeps_no_speed_points(self):
+        """`mechanism N one-thread` (perf_clock wall): the windows' CPU, read from the run's
+        cgroup at each go and done, may pass their wall time by the clock's lag, not by the
+        work of a second thread; without the readings nothing is held against the variant."""
+        def run(inside):
+            r = run_of(1, reps=5, gpu=False)
+            r.srv.cpu_inside = lambda tag: inside if tag == "1" else []
+            return r
+
+        def verify(r):
+            ctx = self.ctx(gpu=False)
+            ctx.rub.mechanism = {"1": {"one-thread": 1}}
+            t = self.timer(ctx)
+            t.reps = 5
+            return t.verify(r, ctx.cases[-1], 1, False)
+        self.assertEqual(verify(run([(6.0 + d, 6.0) for d in (3, -2, 1, 0, 2)])).status, "ok")
+        self.assertEqual(verify(run([])).status, "ok")
+        vc = verify(run([(12.0, 6.0)] * 5))             # two threads
+        self.assertEqual(vc.status, "no-mechanism")
+        self.assertIn("used 60.0 ms of CPU in 30.0 ms of their windows, the work of 2.0 "
+                      "threads", vc.reason)
+        self.assertEqual(verify(run([(6.0, 0.4)] * 5)).status, "no-mechanism")   # 16 threads
+        # short windows: the lag of a tick each is allowed
+        self.assertEqual(verify(run([(2.5, 0.5)] * 5)).status, "ok")
+
     def test_cpu_windows_held_to_the_graders_clock(self):
         ctx = self.ctx(gpu=False)
         t = self.timer(ctx)

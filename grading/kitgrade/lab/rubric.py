@@ -42,7 +42,7 @@ DEFAULT_PENALTY = {
     "over-budget": "variant",
 }
 # what a `mechanism` line may ask of a variant's timed repetitions (runcheck.mechanism)
-MECHANISMS = ("streams", "no-copies", "pinned", "pageable", "shared", "managed")
+MECHANISMS = ("streams", "no-copies", "pinned", "pageable", "shared", "managed", "one-thread")
 LIMIT_KEYS = ("build", "run", "memory_mb", "disk_mb", "nproc", "output_mb", "gpu_memory_mb",
               "cpu_s")
 DEFAULT_LIMITS = {"build": 120, "run": 20, "memory_mb": 4096, "disk_mb": 2048, "nproc": 256,
@@ -453,6 +453,9 @@ def parse(path, text=None):
                 raise RubricError("%s:%d: mechanism for %s, which has no 'points' line" % (
                     path, n, vname(part, v)))
             rub.mechanism.setdefault(vname(part, v), {}).update(checks)
+    if any(c.get("one-thread") for c in rub.mechanism.values()) and rub.perf_clock != "wall":
+        raise RubricError("%s: mechanism one-thread needs perf_clock wall (the run's CPU is "
+                          "read in its windows only then)" % path)
     if not rub.templates:
         raise RubricError("%s has no case lines" % path)
     # tolerance lists as per-variant entries

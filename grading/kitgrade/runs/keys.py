@@ -108,6 +108,19 @@ class KeyServer:
             out.append(cpu_us / 1e3 - wall_ns / 1e6)
         return out
 
+    def cpu_inside(self, tag):
+        """[(cpu ms, wall ms)] of each repetition of variant TAG inside its window (from its
+        go to its done note), or [] without the CPU readings."""
+        out = []
+        for (v, k), c in sorted(self.cpu.items()):
+            w = self.window(v, k)
+            if v != tag or w is None:
+                continue
+            if c.get("go") is None or c.get("done") is None:
+                return []
+            out.append(((c["done"] - c["go"]) / 1e3, (w[1] - w[0]) / 1e6))
+        return out
+
     def finish(self):
         """After the run: read what it said to the end, stop serving, close every end. Our
         copy of the end the harness writes is closed first, so that once the run is gone its

@@ -41,6 +41,9 @@ BUDGET_SLACK = 8 * MIB
 # CPU a run in lockstep may use beyond the time it did not wait for its turn (a tenth of the
 # waits, at least 5 ms: the run's own start in the sandbox, the clock's grain)
 WAIT_CPU_SLACK, WAIT_CPU_SLACK_MS = 0.1, 5.0
+# CPU a one-thread variant's windows may use beyond their wall time (keys' readings lag by up
+# to a scheduler tick): half of it, at least 2 ms a repetition
+ONE_THREAD_SLACK, ONE_THREAD_SLACK_MS = 0.5, 2.0
 
 
 def gpu_mem_budget(args):
@@ -61,6 +64,22 @@ def _key_int(s):
         return int(s[2:] if s.lower().startswith("0x") else s, 16)
     except ValueError:
         return -1
+
+
+def one_thread(inside):
+    """Why repetitions whose windows took INSIDE [(cpu ms, wall ms)] ran on more than one
+    thread, or "". The run's CPU clock lags by up to a scheduler tick at each reading, so the
+    windows are added up and some CPU beyond their wall time is allowed (ONE_THREAD_SLACK of
+    it, at least ONE_THREAD_SLACK_MS a repetition): two threads sharing the work use about
+    twice the wall time."""
+    if not inside:
+        return ""
+    cpu, wall = sum(c for c, _w in inside), sum(w for _c, w in inside)
+    if cpu <= wall + max(ONE_THREAD_SLACK * wall, ONE_THREAD_SLACK_MS * len(inside)):
+        return ""
+    return ("its %d repetitions used %.1f ms of CPU in %.1f ms of their windows, the work of "
+            "%.1f threads; its step is timed on one thread" % (
+                len(inside), cpu, wall, cpu / wall if wall > 0 else float("inf")))
 
 
 def vtag(ctx, case, v):
@@ -155,6 +174,10 @@ class RunChecks:
                 [r.kernel_ms for r in reps]
             if hasattr(run.srv, "cpu_outside"):
                 vc.outside = run.srv.cpu_outside(tag)
+            if ctx.rub.mechanism.get(n, {}).get("one-thread") and hasattr(run.srv, "cpu_inside"):
+                why = one_thread(run.srv.cpu_inside(tag))
+                if why and not self.off(n, "no-mechanism"):
+                    return bad("no-mechanism", why)
         else:
             why = self.gpu_times(run, case, v, info, span, reps, vc)
             if why:
