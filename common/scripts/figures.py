@@ -478,12 +478,28 @@ def render_file(path):
     lines = []
     lines.append("#### Measured on %s" % machine_name(prov))
     lines.append("")
-    lines.append("Driver %s, CUDA %s; host %s; %s, commit %s (`%s`)." % (
-        prov.get("driver", "-"), prov.get("cuda", "-").split(",")[0], prov.get("host", "-"),
-        prov.get("date", "-")[:10], prov.get("commit", "-")[:12],
-        os.path.join("figures", os.path.basename(path))))
+    where = "host %s; %s (`%s`)." % (prov.get("host", "-"), prov.get("date", "-")[:10],
+                                      os.path.join("figures", os.path.basename(path)))
+    if prov.get("gpu", "-").split(",")[0] in ("-", "none used"):
+        lines.append(where[0].upper() + where[1:])      # a CPU lab: no driver or CUDA used
+    else:
+        lines.append("Driver %s, CUDA %s; %s" % (
+            prov.get("driver", "-"), prov.get("cuda", "-").split(",")[0], where))
+    # in a profiler table, a row whose columns come again is the variant's next kernel (a
+    # profile of two launches: a separable filter's row and column passes): "vN, kernel K"
+    # each (elsewhere a row measured again shows its last figures)
+    count, kernels = {}, {}
+    for t, r, c, _v in rows:
+        if not t.startswith("profiler metrics"):
+            continue
+        count[(t, r, c)] = count.get((t, r, c), 0) + 1
+        kernels[(t, r)] = max(kernels.get((t, r), 1), count[(t, r, c)])
+    count = {}
     tables = {}
     for t, r, c, v in rows:
+        if kernels.get((t, r), 1) > 1:
+            count[(t, r, c)] = count.get((t, r, c), 0) + 1
+            r = "%s, kernel %d" % (r, count[(t, r, c)])
         tab = tables.setdefault(t, {"rows": [], "cols": [], "cells": {}})
         if r not in tab["rows"]:
             tab["rows"].append(r)
@@ -499,6 +515,9 @@ def render_file(path):
         for r in tab["rows"]:
             lines.append("| %s | %s |" % (cell(r), " | ".join(cell(tab["cells"].get((r, c), ""))
                                                           for c in tab["cols"])))
+        if any(", kernel " in r for r in tab["rows"]):
+            lines.append("")
+            lines.append("Kernel K of a variant: the K-th kernel it launches, profiled.")
     return lines
 
 
