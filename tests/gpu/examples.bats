@@ -6,7 +6,9 @@
 # managed memory), so the reference keeps every point and the planted mistakes lose theirs
 # (lab 04's: a step's kernel without shared memory; lab 05's: one stream where two are asked,
 # pictures decoded once, memory past the budget, through the runtime or through the driver API
-# and kept from the warm-up; and lab 05's decoding before the first GPU call is in its time).
+# and kept from the warm-up, copies v2 through a pageable buffer of its own; and lab 05's decoding
+# before the first GPU call is in its time; lab 07's soa v4 indexing its planes as an array of
+# structs).
 # Skipped without a device.
 load ../cli/helpers
 
@@ -83,12 +85,12 @@ all_points() {
     all_points 04
 }
 
-@test "lab 07 examples meet their EXPECT (zero-copy-copies loses its speed points); managed and shared are seen" {
+@test "lab 07 examples meet their EXPECT (zero-copy-copies loses its speed points, soa-aos-index soa v4); managed and shared are seen" {
     examples 07
     all_points 07
 }
 
-@test "lab 05 examples meet their EXPECT (one stream, pictures decoded once, past the budget by the runtime or the driver API, decoding timed); streams and page-locked copies are seen" {
+@test "lab 05 examples meet their EXPECT (one stream, pictures decoded once, past the budget by the runtime or the driver API, decoding timed, copies through a pageable buffer); streams and page-locked copies are seen" {
     examples 05
     # a quarter: lab 05's timed variants are copies and streams, on the bus and copy engines
     # that the other GPU test files' runs share meanwhile (at a tenth, a correct copy lost

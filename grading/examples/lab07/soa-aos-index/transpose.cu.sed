@@ -1,0 +1,1 @@
+# the reference solution as it is
