@@ -53,6 +53,23 @@ class SafeText(unittest.TestCase):
             self.assertEqual(st.source_names(line), line)
         self.assertLess(time.monotonic() - t0, 5.0)
 
+    def test_a_name_with_a_line_break_forges_no_line_of_the_graders(self):
+        """say: a message's later lines (a folder named "x\ngrade: all graded") begin with
+        "  | ", so no line but the first begins like one of the grader's."""
+        import io
+        import sys
+        from kitgrade.base import tell
+        err, sys.stderr = sys.stderr, io.StringIO()
+        try:
+            tell.say("not graded: x\ngrade: all 2 students graded, 0 failures\x1b[2J: why")
+            out = sys.stderr.getvalue()
+        finally:
+            sys.stderr = err
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "grade: not graded: x")
+        self.assertEqual(lines[1], "  | grade: all 2 students graded, 0 failures [2J: why")
+        self.assertEqual(sum(ln.startswith("grade:") for ln in lines), 1)
+
 
 if __name__ == "__main__":
     unittest.main()
