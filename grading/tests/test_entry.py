@@ -71,6 +71,29 @@ class KitCommit(unittest.TestCase):
             if old is not None:
                 os.environ["KIT_COMMIT"] = old
 
+class TheClass(unittest.TestCase):
+    def test_a_record_under_an_id_another_folder_took_is_not_kept(self):
+        """Resuming: a folder named like another student's earlier id (Zoë's Zo_-c6a12698)
+        takes that id; the record there is Zoë's, so the folder is graded anew and Zoë's
+        record (her report) is not left in its place; a record of the same name is kept."""
+        import json
+        from kitgrade.driver import outputs
+        from kitgrade.lab.names import Student
+        out = tempfile.mkdtemp()
+        for sid, name in (("Zo_-c6a12698", "Zo\u00eb"), ("bob", "bob")):
+            os.makedirs(os.path.join(out, "students", sid))
+            with open(os.path.join(out, "students", sid, "results.json"), "w") as f:
+                json.dump({"student": name, "status": "ok"}, f)
+        impostor, bob = Student("Zo_-c6a12698", "Zo_-c6a12698", "/x"), Student("bob", "bob", "/y")
+        wf = types.SimpleNamespace(scan=lambda subs: ([impostor, bob], []), only=None,
+                                   select=lambda students, todo: todo)
+        ctx = types.SimpleNamespace(opts=types.SimpleNamespace(force=False, slurm=types.SimpleNamespace(shard=None)),
+                                    wf=wf, out=out)
+        _students, _skipped, todo = outputs.the_class(ctx, "/subs")
+        self.assertEqual([s.name for s in todo], ["Zo_-c6a12698"])
+        self.assertFalse(os.path.exists(os.path.join(out, "students", "Zo_-c6a12698")))
+        self.assertTrue(os.path.exists(os.path.join(out, "students", "bob", "results.json")))
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -32,6 +32,12 @@ def the_class(ctx, subs):
     todo = []
     for s in students:
         rec = report.load(os.path.join(sdir, s.id))
+        if rec is not None and rec.get("student") != s.name:
+            # another folder's record under this id (an id is made from a folder's name, and
+            # a folder named like another's id takes it): not this student's; graded anew
+            if opts.slurm.shard is None:
+                fsutil.remove_tree(os.path.join(sdir, s.id))
+            rec = None
         if rec is None or rec.get("status") == "skipped":
             todo.append(s)
     return students, skipped, ctx.wf.select(students, todo)
