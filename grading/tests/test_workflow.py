@@ -101,6 +101,17 @@ class Cutoff(Base):
             self.workflow("--roster", r, "--deadline", DEADLINE)
         self.workflow("--roster", r)                        # no deadline: nothing to move
 
+    def test_a_huge_cell_is_one_line_not_a_traceback(self):
+        """A roster or submission-times cell past the csv module's limit (128 KiB): Fatal
+        (one line, exit 2), not csv.Error's traceback."""
+        r = self.write("r.csv", "login,name\nalice,%s\n" % ("A" * 200000))
+        with self.assertRaisesRegex(Fatal, "cannot be read as CSV"):
+            self.workflow("--roster", r)
+        s = self.write("s.csv", "github_username,roster_identifier,submission_timestamp\n"
+                                "alice,%s,2025-03-14T20:00:00Z\n" % ("A" * 200000))
+        with self.assertRaisesRegex(Fatal, "cannot be read as CSV"):
+            self.workflow("--submitted", s)
+
 
 class Source(Base):
     def test_git_submission_taken_and_late(self):

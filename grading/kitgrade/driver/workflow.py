@@ -13,6 +13,7 @@ without any of the options they change nothing but reading a folder of clones at
   student's folder is wiped;
 - at the end, the similarity report (sim_c, when installed) and the gradebook export.
 """
+import csv
 import os
 import threading
 
@@ -48,6 +49,8 @@ class Workflow:
         self._lease = None
         try:
             self.roll = Roll(self.wf)
+        except csv.Error as e:          # a cell past the csv module's limit (128 KiB)
+            raise Fatal("a roster or submission-times file cannot be read as CSV: %s" % e)
         except (RosterError, ValueError, OSError, UnicodeDecodeError) as e:
             raise Fatal(str(e))
 
