@@ -306,6 +306,23 @@ class Hostile(Base):
         s = take(repo, self.dest(), files=["conv.cu"], lab_dir=LAB, reader=self.reader)
         self.assertEqual((s.status, s.files), ("no-files", {}))
 
+    def test_a_commit_dated_past_year_9999_is_refused_not_a_crash(self):
+        """A commit object written by hand can carry any date: year 33658, or a zone of 99
+        hours. The submission is refused with the reason, and the grading goes on."""
+        for when in ("999999999999 +0000", "1700000000 +9959"):
+            repo = self.r.new("date%s" % when[-4:])
+            self.r.commit(repo, {LAB + "/conv.cu": "x"}, "2025-03-13T10:00:00Z")
+            tree = self.r.git(repo, "rev-parse", "HEAD^{tree}")
+            obj = ("tree %s\nauthor A <a@b> %s\ncommitter A <a@b> %s\n\nforged\n"
+                   % (tree, when, when))
+            (self.root / "obj").write_text(obj)
+            cid = self.r.git(repo, "hash-object", "-t", "commit", "-w", "--literally",
+                             str(self.root / "obj"))
+            self.r.git(repo, "update-ref", "refs/heads/main", cid)
+            s = take(repo, self.dest(), files=["conv.cu"], lab_dir=LAB, reader=self.reader)
+            self.assertEqual(s.status, "refused", when)
+            self.assertIn("a commit's date is no date", s.reason)
+
     def test_submodule_and_folder(self):
         repo, cid = self.make("submodule")
         self.r.git(repo, "rm", "-q", "--cached", LAB + "/conv.cu")

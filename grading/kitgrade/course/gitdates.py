@@ -22,12 +22,20 @@ class Commit:
     author_time: datetime
 
 
+class BadDate(ValueError):
+    """A date git wrote for a commit that is no date (a year past 9999, a zone of 99 hours:
+    the commit's author can write any)."""
+
+
 def _git_time(text: str) -> datetime:
-    epoch, iso = text.split(" ", 1)
-    t = parse_time(iso)
-    if int(t.timestamp()) != int(epoch):
-        t = datetime.fromtimestamp(int(epoch), timezone.utc)
-    return t
+    try:
+        epoch, iso = text.split(" ", 1)
+        t = parse_time(iso)
+        if int(t.timestamp()) != int(epoch):
+            t = datetime.fromtimestamp(int(epoch), timezone.utc)
+        return t
+    except (ValueError, OverflowError, OSError):
+        raise BadDate("a commit's date is no date (%s)" % " ".join(text.split())[:80]) from None
 
 
 # -- choosing the commit ------------------------------------------------------------------

@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..base.fsutil import others_reach, read_regular, remove_tree
-from .gitdates import Commit, _git_time, date_flags, effective_times, pick_commit
+from .gitdates import BadDate, Commit, _git_time, date_flags, effective_times, pick_commit
 from .gitstore import GitError, copy_store
 from .late import format_time, parse_time
 
@@ -333,7 +333,7 @@ def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, log
             chosen = _choose(sub, chain, until, clone_time, submitted_at)
             if chosen is not None:
                 _take_files(reader, gd, chosen.id, files, lab_dir, dest, sub)
-    except GitError as e:
+    except (GitError, BadDate) as e:
         sub.status, sub.reason = "refused", str(e)
     return sub
 
