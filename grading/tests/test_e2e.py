@@ -98,6 +98,9 @@ class CpuLab(Base):
         student(s, "Zoë", ["// v1 correct"])
         student(s, "Zoé", ["// v1 correct"])
         student(s, ".hidden", ["// v1 correct"])
+        # folders named like the grader's own boxes of the reference: graded as any other
+        student(s, "reference", ["// v1 correct"])
+        student(s, "reference-0", ["// v1 correct"])
         os.symlink(os.path.join(s, "correct"), os.path.join(s, "linked"))
 
     def test_graded_everyone_once(self):
@@ -107,10 +110,12 @@ class CpuLab(Base):
         self.assertEqual(rows[0].split(",")[:11], ["student", "lab", "build", "tests_passed",
                                                    "tests_total", "correctness_pts", "perf_pts",
                                                    "total_pts", "max_pts", "status", "reason"])
-        self.assertEqual(len(rows), 16)     # 15 folders (the linked one refused, .hidden listed)
+        self.assertEqual(len(rows), 18)     # 17 folders (the linked one refused, .hidden listed)
 
     def test_statuses(self):
         self.expect("correct", "ok", 30)
+        self.expect("reference", "ok", 30)
+        self.expect("reference-0", "ok", 30)
         self.expect("wrong", "wrong", 20)
         self.expect("partial", "not-implemented", 20)
         r = self.expect("replay", "replayed", 20)
@@ -208,7 +213,7 @@ class CpuLab(Base):
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick"], quiet=False)
         self.assertEqual(rc, 0, log)
-        self.assertIn("15 students (15 graded before)", log)
+        self.assertIn("17 students (17 graded before)", log)
         self.assertEqual({s: self.rec(s)["graded_at"] for s in before}, before)
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick", "--seed", "1"])

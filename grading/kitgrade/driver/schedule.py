@@ -30,6 +30,11 @@ from .workflow import Workflow
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kitgrade/
 
+# the boxes of the reference's build and runs: a student's box is named by the student's id,
+# which never begins with "_" (names.safe_id), so no folder (one named "reference") can take
+# one of the grader's boxes
+REF_BOX = "_reference"
+
 
 # correctness runs at once on one GPU unless --gpu-share says: the --jobs count, at most this.
 # 16 on the 16-core H100 graded every copy of the reference alike; on a 64-core host, 64 runs
@@ -202,7 +207,7 @@ class Grading:
             self.warm_checker()
             fsutil.remove_tree(sd)
             os.makedirs(os.path.join(sd, "logs"))
-            box = self.open_box("reference")
+            box = self.open_box(REF_BOX)
             self.ref_box = box
             # every student waits for the reference: its files built side by side, on a
             # quarter of the cores (up to 4; a lab 05 grading's students waited 13 s for its
@@ -381,7 +386,7 @@ class Grading:
         data, why = self.ref_box.read_file("out/" + self.ctx.lab.binary, 1 << 30)
         if data is None:
             raise RuntimeError("the reference's binary cannot be read: " + why)
-        box = self.open_box("reference-" + key)
+        box = self.open_box(REF_BOX + "-" + key)
         fsutil.bwrite(box, "out/" + self.ctx.lab.binary, data, mode=0o755)
         with self.lock:
             self.ref_boxes[key] = box
