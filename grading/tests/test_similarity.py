@@ -135,6 +135,12 @@ class Collect(Base):
         got = collect(self.root / "subs", ["conv.cu"], lab_dir=LAB, label_prefix="2025/")
         self.assertEqual(sorted(got), ["2025/alice", "2025/bob"])
         self.assertEqual(got["2025/bob"]["conv.cu"].parent.name, "03_global_mem")
+        # a link on the way (carol/labs -> bob's labs, or the kit's solutions) brings code
+        # that is not the student's: not collected
+        (self.root / "subs" / "carol").mkdir()
+        os.symlink(self.root / "subs" / "bob" / "labs", self.root / "subs" / "carol" / "labs")
+        got = collect(self.root / "subs", ["conv.cu"], lab_dir=LAB)
+        self.assertEqual(sorted(got), ["alice", "bob"])
 
 
 @unittest.skipUnless(HAVE_SIM, "sim_c is not installed (Debian package similarity-tester)")
