@@ -148,5 +148,127 @@ class Points(unittest.TestCase):
         self.assertEqual(got, {"jdoe": 27, "akim": 24, "pnovak": None, "eve": 11})
 
 
+class Collisions(util.TempCase):
+    """Two folders, or two rows, that could be one student: refused or settled by the
+    duplicate rule, and said; never a silent reassignment."""
+    ROSTER = "login,name,email,github\nalice,Alice A,alice@uni.edu,alicegh\n" \
+             "eve,Eve E,eve@uni.edu,evegh\n"
+
+    def folders(self, *names, bare=()):
+        subs = os.path.join(self.tmp, "subs")
+        for n in names:
+            os.makedirs(os.path.join(subs, n))
+        for n in bare:
+            git_init(os.path.join(subs, n), bare=True)
+        return subs
+
+    def test_a_github_name_that_is_another_students_login_takes_no_grade(self):
+        r = self.write("r.csv", "login,name,email\nalice,A,alice@uni.edu\neve,E,eve@uni.edu\n")
+        c = self.write("c.csv", "identifier,github_username,github_id,name\n"
+                                "alice@uni.edu,alicegh,1,\neve@uni.edu,alice,2,\n")
+        roll = Roll(wf(roster=r, classroom_roster=c))
+        self.assertEqual(len(roll.notes), 1)
+        self.assertIn("GitHub account alice is eve's", roll.notes[0])
+        sts, skipped = roll.scan(self.folders("lab01-alicegh", "lab01-alice"))
+        by = {s.login: s for s in sts}
+        self.assertEqual((by["alice"].name, by["alice"].roster), ("lab01-alicegh", "matched"))
+        self.assertEqual(by["eve"].roster, "missing")
+        self.assertEqual([n for n, _ in skipped], ["lab01-alice"])
+        self.assertTrue(skipped[0][1].startswith(
+            "ambiguous: folder 'lab01-alice' is matched to nobody: GitHub account alice is "
+            "eve's by the classroom roster (identifier eve@uni.edu) and alice's login"), skipped)
+
+    def test_a_bare_clone_of_the_same_name_is_a_duplicate_not_a_replacement(self):
+        subs = self.folders("alice", bare=["alice.git"])
+        roll = Roll(wf(roster=self.write("r.csv", "login\nalice\nbob\n")))
+        sts, skipped = roll.scan(subs)
+        self.assertEqual([(s.name, s.login, s.roster) for s in sts],
+                         [("alice", "alice", "matched"), ("bob", "bob", "missing")])
+        self.assertEqual(skipped, [("alice.git", "duplicate: a second folder of alice; "
+                                                 "'alice' is graded")])
+        # without a roster each is graded under its own name
+        sts, skipped = Roll(wf()).scan(subs)
+        self.assertEqual([s.id for s in sts], ["alice", "alice.git"])
+
+    def test_the_export_does_not_let_a_bare_clone_overwrite_the_folder(self):
+        roll = Roll(wf(roster=self.write("r.csv", "login\nalice\nbob\n")))
+        recs = [{"student": "alice", "id": "alice", "status": "ok",
+                 "points": {"total": 30, "max": 30}},
+                {"student": "alice.git", "id": "alice.git", "status": "ok", "git": {},
+                 "points": {"total": 0, "max": 30}}]
+        for order in (recs, recs[::-1]):
+            with Said() as said:
+                self.assertEqual(roll.points_by_login(order), {"alice": 30})
+            self.assertEqual(said, ["not exported: alice.git: duplicate: a second folder of "
+                                    "alice; 'alice' is graded"])
+
+    def test_only_an_exact_name_wins_and_letter_case_alone_is_refused(self):
+        roll = Roll(wf())
+        sts, _ = roll.scan(self.folders("alice", "ALICE"))
+        self.assertEqual([s.id for s in roll.select(sts, ["alice"])], ["alice"])
+        self.assertEqual([s.id for s in roll.select(sts, ["ALICE"])], ["ALICE"])
+        with self.assertRaisesRegex(ValueError, "^--only: 'Alice' fits 2 students in another "
+                                                "letter case: 'ALICE', 'alice'; name one"):
+            roll.select(sts, ["Alice"])
+
+    def submitted(self, rows):
+        return self.write("submitted.csv", "github_username,roster_identifier,"
+                                           "submission_timestamp\n" + rows)
+
+    def test_platform_times_match_names_of_the_same_kind_only(self):
+        # eve's second GitHub account is named "alice"; alice's GitHub name is alicegh
+        sub = self.submitted("alicegh,alice@uni.edu,2025-03-14T20:00Z\n"
+                             "evegh,eve@uni.edu,2025-03-14T21:00Z\n"
+                             "alice,,2025-04-30T00:00Z\n")
+        roll = Roll(wf(roster=self.write("r.csv", self.ROSTER), submitted=sub))
+        sts, _ = roll.scan(self.folders("lab01-alicegh", "lab01-evegh"))
+        by = {s.login: s for s in sts}
+        self.assertEqual(roll.platform_time(by["alice"]), parse_time("2025-03-14T20:00:00Z"))
+        self.assertEqual(roll.platform_time(by["eve"]), parse_time("2025-03-14T21:00:00Z"))
+
+    def test_a_row_that_names_two_students_is_refused(self):
+        # the GitHub account is eve's, the identifier alice's
+        sub = self.submitted("evegh,alice@uni.edu,2025-03-14T20:00Z\n")
+        roll = Roll(wf(roster=self.write("r.csv", self.ROSTER), submitted=sub))
+        with self.assertRaisesRegex(ValueError, r"submitted.csv:2: GitHub account evegh, "
+                                    r"identifier alice@uni.edu names two students, 'alice' "
+                                    r"and 'eve'"):
+            roll.scan(self.folders("lab01-alicegh", "lab01-evegh"))
+
+    def test_rows_of_different_names_that_disagree_are_refused(self):
+        # no GitHub name on the roster: alice's is taken to be her login, and the account
+        # "alice" says otherwise than her linked row
+        sub = self.submitted("alicegh,alice@uni.edu,2025-03-14T20:00Z\n"
+                             "alice,,2025-04-30T00:00Z\n")
+        roll = Roll(wf(roster=self.write("r.csv", "login,email\nalice,alice@uni.edu\n"),
+                       submitted=sub))
+        subs = self.folders("lab01-alice")
+        with self.assertRaisesRegex(ValueError, r"submitted.csv: 'alice' is named by rows that "
+                                    r"disagree: line 2 \(GitHub account alicegh, identifier "
+                                    r"alice@uni.edu\) at 2025-03-14T20:00:00\+00:00, line 3 "
+                                    r"\(GitHub account alice\)"):
+            roll.scan(subs)
+        # the same account listed again: the latest, as before
+        sub = self.submitted("alicegh,alice@uni.edu,2025-03-14T20:00Z\n"
+                             "alicegh,,2025-03-14T22:00Z\n")
+        roll = Roll(wf(roster=self.write("r.csv", self.ROSTER), submitted=sub))
+        sts, _ = roll.scan(subs)
+        self.assertEqual(roll.platform_time([s for s in sts if s.login == "alice"][0]),
+                         parse_time("2025-03-14T22:00:00Z"))
+
+
+class Said:
+    """The lines the grader says (base.tell.say) while it is in force."""
+
+    def __enter__(self):
+        from kitgrade.driver import classlist
+        self.module, self.old, self.lines = classlist, classlist.say, []
+        classlist.say = self.lines.append
+        return self.lines
+
+    def __exit__(self, *exc):
+        self.module.say = self.old
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -52,6 +52,24 @@ class Only(unittest.TestCase):
         self.assertEqual(names, ["lab03-akim", "lab03-jdoe", "eve"])
         self.assertEqual(unknown, ["bob"])
 
+    def test_an_exact_name_wins_and_letter_case_alone_is_refused(self):
+        # folders alice and ALICE: each is its own name; Alice could be either
+        available = [("alice", "alice"), ("ALICE", "ALICE")]
+        self.assertEqual(select_only(available, ["alice"]), (["alice"], []))
+        self.assertEqual(select_only(available, ["ALICE"]), (["ALICE"], []))
+        with self.assertRaisesRegex(HistoryError, "^--only: 'Alice' fits 2 students in another "
+                                                  "letter case: 'ALICE', 'alice'"):
+            select_only(available, ["Alice"])
+        # a results folder's own name before a login; one login of two folders refused
+        available = [("alice", "alice"), ("alice", "alice.git"), ("zed", "lab01-zed"),
+                     ("zed", "lab02-zed")]
+        self.assertEqual(select_only(available, ["alice"]), (["alice"], []))
+        with self.assertRaisesRegex(HistoryError, "'zed' fits 2 students: 'lab01-zed', "
+                                                  "'lab02-zed'"):
+            select_only(available, ["zed"])
+        with self.assertRaisesRegex(HistoryError, "^--only: 'a b' fits 2 students: 'x', 'y'"):
+            select_only([("a\x1bb", "x"), ("a\x1bb", "y")], ["a\x1bb"])    # no escape said
+
 
 class Archive(unittest.TestCase):
     def setUp(self):

@@ -140,7 +140,8 @@ class Matching(unittest.TestCase):
         notes = link_classroom(read_roster(FIX / "canvas_gradebook.csv"), bad)
         self.assertEqual(len(notes), 2)
         self.assertIn("stranger (identifier s999): nobody on the roster", notes[0])
-        self.assertIn("already another student's login", notes[1])
+        self.assertIn("GitHub account akim is jdoe's by the classroom roster (identifier s001) "
+                      "and akim's login on the roster", notes[1])
         with self.assertRaises(RosterError):
             link_classroom(roster, roster)
 
@@ -151,6 +152,66 @@ class Matching(unittest.TestCase):
         self.assertEqual(st[("jdoe", "lab03-jdoe")], "matched")
         self.assertEqual(st[("akim", None)], "missing")
         self.assertEqual(st[("jo-smith", None)], "missing")
+
+
+class Clashes(unittest.TestCase):
+    """A name that could be two students' is refused, never given to one of them."""
+
+    ROSTER = "login,name,email\nalice,Alice A,alice@uni.edu\neve,Eve E,eve@uni.edu\n"
+
+    def test_github_name_that_is_another_students_login_takes_nothing_over(self):
+        # eve links a GitHub account named "alice" to herself: lab01-alice fits alice (her
+        # login) and eve (her GitHub name); alice's own GitHub name, alicegh, decides for her.
+        roster = parse_roster(self.ROSTER)
+        notes = link_classroom(roster, parse_roster(
+            "identifier,github_username,github_id,name\n"
+            "alice@uni.edu,alicegh,1,\neve@uni.edu,alice,2,\n"))
+        self.assertEqual(len(notes), 1)
+        self.assertIn("GitHub account alice is eve's by the classroom roster "
+                      "(identifier eve@uni.edu) and alice's login on the roster", notes[0])
+        e = match_submissions(roster, ["lab01-alicegh", "lab01-alice"])
+        self.assertEqual(statuses(e), {("alice", "lab01-alicegh"): "matched",
+                                       ("lab01-alice", "lab01-alice"): "ambiguous",
+                                       ("eve", None): "missing"})
+        refused = [x for x in e if x.status == "ambiguous"][0]
+        self.assertIn("folder 'lab01-alice' is matched to nobody: GitHub account alice",
+                      refused.reason)
+        self.assertEqual(roster.find("alice").github, ("alicegh",))
+        self.assertEqual(roster.find("eve").github, ("alice",))     # not an alias: no folder
+
+    def test_the_linked_github_name_wins_over_another_folder_of_the_login(self):
+        # nobody links "alice" (an account anyone may make): alicegh is alice's by the link
+        roster = parse_roster(self.ROSTER)
+        link_classroom(roster, parse_roster("identifier,github_username\nalice@uni.edu,alicegh\n"))
+        e = match_submissions(roster, ["lab01-alice", "lab01-alicegh"])
+        self.assertEqual(statuses(e)[("alice", "lab01-alicegh")], "matched")
+        self.assertEqual(statuses(e)[("alice", "lab01-alice")], "duplicate")
+
+    def test_a_bare_clone_and_a_folder_of_one_name_are_duplicates(self):
+        e = match_submissions(parse_roster(self.ROSTER), ["alice", "alice.git"],
+                              names={"alice.git": "alice"})
+        self.assertEqual(statuses(e), {("alice", "alice"): "matched",
+                                       ("alice", "alice.git"): "duplicate",
+                                       ("eve", None): "missing"})
+        dup = [x for x in e if x.status == "duplicate"][0]
+        self.assertEqual(dup.reason, "a second folder of alice; 'alice' is graded")
+
+    def test_the_exact_letter_case_wins(self):
+        e = match_submissions(parse_roster(self.ROSTER), ["ALICE", "alice"])
+        self.assertEqual(statuses(e)[("alice", "alice")], "matched")
+        self.assertEqual(statuses(e)[("alice", "ALICE")], "duplicate")
+
+    def test_names_in_messages_are_cleaned(self):
+        roster = parse_roster("login,email\nal\x1b]0;x\x07ice,a@uni.edu\neve,eve@uni.edu\n")
+        notes = link_classroom(roster, parse_roster(
+            "identifier,github_username\neve@uni.edu,al\x1b]0;x\x07ice\n"))
+        e = match_submissions(roster, ["lab01-al\x1b]0;x\x07ice"])
+        said = notes + [x.reason for x in e if x.folder]
+        self.assertEqual(len(said), 2)
+        for n in said:
+            self.assertIn("al ]0;x ice", n)
+            self.assertNotIn("\x1b", n)
+            self.assertNotIn("\x07", n)
 
 
 if __name__ == "__main__":

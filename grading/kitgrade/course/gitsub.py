@@ -42,6 +42,7 @@ Interface (commit dates and the choice of the commit live in gitdates.py; gitsub
     is_url(location) -> bool
     clone(url, dest, *, timeout=600) -> datetime       (a bare clone; the time it was made)
     read_submitted(path, *, default_tz=None) -> Dict[str, datetime]
+    submitted_rows(path, *, default_tz=None) -> [(line, {kind: name}, datetime)]
         CSV `login,submitted_at` (ISO 8601; Canvas's API field name), GitHub Classroom's grades
         download (github_username, roster_identifier, submission_timestamp) or Moodle's grading
         worksheet (Email address, "Last modified (submission)", in Moodle's English date form,
@@ -82,7 +83,7 @@ from .gitstore import GitError, copy_store
 from .late import format_time, parse_time
 
 __all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "read_repo_list",
-           "is_url", "clone", "read_submitted", "take", "pick_commit", "effective_times",
+           "is_url", "clone", "read_submitted", "submitted_rows", "take", "pick_commit", "effective_times",
            "date_flags"]
 
 MAX_FILE_BYTES = 4 << 20
@@ -490,8 +491,12 @@ def clone(url: str, dest, *, timeout: float = 600) -> datetime:
 _MOODLE_TIME = "%A, %d %B %Y, %I:%M %p"
 
 
-def read_submitted(path, *, default_tz: Optional[tzinfo] = None) -> Dict[str, datetime]:
-    """--submitted FILE: when each student submitted on the learning platform."""
+def submitted_rows(path, *, default_tz: Optional[tzinfo] = None
+                   ) -> List[Tuple[int, Dict[str, str], datetime]]:
+    """--submitted FILE as its rows: (line, {kind: name in lower case}, time), a name's kind
+    its column's: 'github' and 'identifier' (GitHub Classroom's grades download), 'email'
+    (Moodle's grading worksheet) or 'login' (login,submitted_at). A name is matched to a
+    student's name of its own kind only (classlist)."""
     with open(path, "rb") as f:
         text = f.read(16 << 20).decode("utf-8-sig", "replace")
     first = text.split("\n", 1)[0]
@@ -500,24 +505,19 @@ def read_submitted(path, *, default_tz: Optional[tzinfo] = None) -> Dict[str, da
     if not rows:
         raise ValueError("%s: empty" % path)
     head = {h.strip().lower(): i for i, h in enumerate(rows[0])}
-
-    def col(*names):
-        for n in names:
-            if n in head:
-                return head[n]
-        return None
-
-    if col("github_username") is not None and col("submission_timestamp") is not None:
-        keys, tcol, fmt = [col("github_username"), col("roster_identifier")], \
-            col("submission_timestamp"), "iso"
-    elif col("email address") is not None and col("last modified (submission)") is not None:
-        keys, tcol, fmt = [col("email address")], col("last modified (submission)"), "moodle"
-    elif col("login") is not None and col("submitted_at") is not None:
-        keys, tcol, fmt = [col("login")], col("submitted_at"), "iso"
+    if "github_username" in head and "submission_timestamp" in head:
+        kinds, tcol, fmt = {"github": head["github_username"],
+                            "identifier": head.get("roster_identifier")}, \
+            head["submission_timestamp"], "iso"
+    elif "email address" in head and "last modified (submission)" in head:
+        kinds, tcol, fmt = {"email": head["email address"]}, \
+            head["last modified (submission)"], "moodle"
+    elif "login" in head and "submitted_at" in head:
+        kinds, tcol, fmt = {"login": head["login"]}, head["submitted_at"], "iso"
     else:
         raise ValueError("%s: give columns login,submitted_at (or GitHub Classroom's grades "
                          "download, or Moodle's grading worksheet)" % path)
-    out: Dict[str, datetime] = {}
+    out = []
     for n, row in enumerate(rows[1:], start=2):
         if tcol >= len(row):
             continue
@@ -534,9 +534,19 @@ def read_submitted(path, *, default_tz: Optional[tzinfo] = None) -> Dict[str, da
                 t = parse_time(raw, default_tz=default_tz)
         except ValueError as e:
             raise ValueError("%s:%d: %s" % (path, n, e)) from None
-        for k in keys:
-            if k is not None and k < len(row) and row[k].strip():
-                key = row[k].strip().lower()
-                if key not in out or t > out[key]:
-                    out[key] = t
+        keys = {k: row[c].strip().lower() for k, c in kinds.items()
+                if c is not None and c < len(row) and row[c].strip()}
+        if keys:
+            out.append((n, keys, t))
+    return out
+
+
+def read_submitted(path, *, default_tz: Optional[tzinfo] = None) -> Dict[str, datetime]:
+    """--submitted FILE: each name's latest time, names of every kind together (a listing;
+    the grader matches by kind: submitted_rows)."""
+    out: Dict[str, datetime] = {}
+    for _n, keys, t in submitted_rows(path, default_tz=default_tz):
+        for key in keys.values():
+            if key not in out or t > out[key]:
+                out[key] = t
     return out

@@ -12,10 +12,13 @@ class.
 Interface:
     recorded_seed(out) -> Optional[str]
     regrade_seed(out, requested: Optional[str] = None) -> str          (HistoryError)
-    select_only(available: Mapping[str, str], only: Iterable[str]) -> Tuple[List[str], List[str]]
-        available: login -> NAME (the folder under OUT/students); only: the logins of --only
-        (any letter case, a folder name works too); returns (NAMEs to regrade, in the order
-        given, and the logins that match nobody)
+    select_only(available, only: Iterable[str]) -> Tuple[List[str], List[str]]
+        available: login -> NAME (the folder under OUT/students), a mapping or (login, NAME)
+        pairs, a login of several NAMEs given as several pairs; only: the logins of --only
+        (a folder name works too); returns (NAMEs to regrade, in the order given, and the
+        logins that match nobody). A name is a NAME exactly, else a login exactly, else
+        either in another letter case; where one of these fits several NAMEs the name is
+        ambiguous: HistoryError, naming them
     summary(result: dict, *, seed=None, time=None) -> dict
     archive(out, name, *, seed=None, why="regrade", now=None) -> Optional[dict]
         (None when the student has no result yet: nothing to keep)
@@ -39,7 +42,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..base.fsutil import read_plain
-from ..base.safetext import clean
+from ..base.safetext import clean, one_line
 
 __all__ = ["HistoryError", "recorded_seed", "regrade_seed", "select_only", "summary", "archive",
            "load", "markdown"]
@@ -97,11 +100,21 @@ def regrade_seed(out, requested: Optional[str] = None) -> str:
     return seed
 
 
-def select_only(available: Mapping[str, str], only: Iterable[str]) -> Tuple[List[str], List[str]]:
-    low: Dict[str, str] = {}
-    for login, name in available.items():
-        low.setdefault(login.lower(), name)
-        low.setdefault(name.lower(), name)
+def select_only(available, only: Iterable[str]) -> Tuple[List[str], List[str]]:
+    pairs = list(available.items()) if isinstance(available, Mapping) else list(available)
+    # exactly a NAME; exactly a login; either, in any letter case
+    tiers: List[Dict[str, List[str]]] = [{}, {}, {}]
+
+    def put(tier, key, name):
+        got = tiers[tier].setdefault(key, [])
+        if name not in got:
+            got.append(name)
+
+    for login, name in pairs:
+        put(0, name, name)
+        put(1, login, name)
+        put(2, name.lower(), name)
+        put(2, login.lower(), name)
     names: List[str] = []
     unknown: List[str] = []
     for x in only:
@@ -109,12 +122,25 @@ def select_only(available: Mapping[str, str], only: Iterable[str]) -> Tuple[List
             part = part.strip()
             if not part:
                 continue
-            name = low.get(part.lower())
-            if name is None:
+            for tier, key in enumerate((part, part, part.lower())):
+                fits = tiers[tier].get(key)
+                if fits:
+                    break
+            if not fits:
                 unknown.append(part)
-            elif name not in names:
-                names.append(name)
+                continue
+            if len(fits) > 1:
+                raise HistoryError("--only: %s fits %d students%s: %s; name one of them "
+                                   "exactly" % (_say(part), len(fits),
+                                                " in another letter case" if tier == 2 else "",
+                                                ", ".join(sorted(_say(n) for n in fits))))
+            if fits[0] not in names:
+                names.append(fits[0])
     return names, unknown
+
+
+def _say(x) -> str:
+    return "'%s'" % one_line(x, 120)
 
 
 def _now() -> datetime:

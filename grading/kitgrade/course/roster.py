@@ -28,23 +28,31 @@ GitHub Classroom keeps its own roster, whose identifiers are what the course imp
 e-mail address, a student number, a login) and which links each to a GitHub account:
 link_classroom() adds each linked GitHub user name to the student whose login, id, SIS id or
 e-mail address equals the identifier, so that ASSIGNMENT-GITHUBNAME folders find the student
-of a Canvas or Moodle roster.
+of a Canvas or Moodle roster. A GitHub name linked to one student that is another student's
+login (or another student's GitHub name) is a clash: a folder named after it fits both, and is
+matched to nobody (`ambiguous`), never given to either.
 
 Interface:
     read_roster(path, *, login_column=None) -> Roster           (RosterError: a plain reason)
     parse_roster(text, *, login_column=None, source="roster") -> Roster
     link_classroom(roster, classroom) -> List[str]   (classroom: a Roster of kind 'classroom';
         returns a sentence for each entry it could not link; the roster is changed in place)
-    match_submissions(roster, folders, *, prefix=None) -> List[Entry]
+    match_submissions(roster, folders, *, prefix=None, names=None) -> List[Entry]
+        names: folder -> the name it is matched by (default: its own; a bare clone's without
+        `.git`): two folders of one name are one student's two folders
+Student.github: the student's GitHub user names as the roster (a `github` column) or the
+classroom roster (link_classroom, clashes included) gives them; Roster.clashes: the GitHub
+names link_classroom found to be two students' (lower case -> why).
 Entry.status:
     'matched'        a folder of a student on the roster
     'missing'        a student on the roster without a folder: not graded, 0 points
     'not-on-roster'  a folder nobody on the roster owns: graded all the same, and listed
     'duplicate'      a second folder of a student already matched (not graded; the reason
-                     names the folder that is); the folder named exactly LOGIN wins, else the
-                     first in sorted order
+                     names the folder that is); the folder named after the student's GitHub
+                     name (Student.github) wins, then the one named exactly LOGIN (the letter
+                     case too), else the first in sorted order
     'ambiguous'      a folder that fits two students equally well (not graded; the reason
-                     names both; give prefix= to settle it)
+                     names both; give prefix= to settle it), or one named after a clash
 Entries come sorted by login, then folder. Standard library only; Python 3.8+.
 """
 
@@ -55,12 +63,19 @@ import io
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+
+from ..base.safetext import one_line
 
 __all__ = ["RosterError", "Student", "Roster", "Entry", "read_roster", "parse_roster",
            "link_classroom", "match_submissions"]
 
 MAX_ROSTER_BYTES = 16 << 20
+
+
+def _show(x) -> str:
+    """A name a roster or a student wrote, for a message: one line, no control character."""
+    return one_line(x, 120)
 
 
 class RosterError(ValueError):
@@ -78,6 +93,7 @@ class Student:
     aliases: Tuple[str, ...] = ()   # more logins matched (a GitHub user name)
     extra: Dict[str, str] = field(default_factory=dict)   # the other columns, as read
     row: Dict[str, str] = field(default_factory=dict)     # the whole row, as read
+    github: Tuple[str, ...] = ()    # GitHub user names the roster or the classroom roster give
 
     def logins(self) -> List[str]:
         return [x for x in (self.login,) + tuple(self.aliases) if x]
@@ -90,6 +106,7 @@ class Roster:
     students: List[Student]
     source: str = "roster"
     skipped: List[str] = field(default_factory=list)   # rows left out, and why
+    clashes: Dict[str, str] = field(default_factory=dict)  # GitHub name (lower) -> why refused
 
     def find(self, login: str) -> Optional[Student]:
         key = login.strip().lower()
@@ -212,7 +229,7 @@ def parse_roster(text: str, *, login_column: Optional[str] = None,
         if login_column is not None:
             s.login = get(row, login_column)
         if kind == "plain" and has("github") and get(row, "github"):
-            s.aliases = (get(row, "github"),)
+            s.aliases = s.github = (get(row, "github"),)
         s.row = {h: (row[i] if i < len(row) else "") for i, h in enumerate(header) if h}
         s.extra = {h: (row[i].strip() if i < len(row) else "")
                    for i, h in enumerate(header) if h and i not in used}
@@ -223,19 +240,20 @@ def parse_roster(text: str, *, login_column: Optional[str] = None,
         for x in s.logins():
             if x.lower() in seen:
                 raise RosterError("%s: login '%s' belongs to two students (pick another "
-                                  "column as the login)" % (source, x))
+                                  "column as the login)" % (_show(source), _show(x)))
             seen[x.lower()] = 1
         if "/" in s.login or s.login in (".", ".."):
-            raise RosterError("%s: login '%s' cannot name a folder" % (source, s.login))
+            raise RosterError("%s: login '%s' cannot name a folder"
+                              % (_show(source), _show(s.login)))
     return roster
 
 
 def link_classroom(roster: Roster, classroom: Roster) -> List[str]:
     if classroom.kind != "classroom":
         raise RosterError("%s is not GitHub Classroom's roster (identifier, github_username)"
-                          % classroom.source)
+                          % _show(classroom.source))
     notes = []
-    taken = {x.lower() for s in roster.students for x in s.logins()}
+    owner = {x.lower(): s for s in roster.students for x in s.logins()}
     for c in classroom.students:
         ident, gh = c.id.strip().lower(), c.login.strip()
         if not gh:
@@ -245,38 +263,53 @@ def link_classroom(roster: Roster, classroom: Roster) -> List[str]:
                                          (s.login, s.id, s.sis_id, s.email) if x)]
         if len(owners) != 1:
             notes.append("GitHub account %s (identifier %s): %s on the roster"
-                         % (gh, c.id or "none", "nobody" if not owners else "two students"))
+                         % (_show(gh), _show(c.id or "none"),
+                            "nobody" if not owners else "two students"))
             continue
-        s = owners[0]
-        if gh.lower() in (x.lower() for x in s.logins()):
+        s, low = owners[0], gh.lower()
+        if low not in (x.lower() for x in s.github):
+            s.github = tuple(s.github) + (gh,)
+        other = owner.get(low)
+        if other is s:
             continue
-        if gh.lower() in taken:
-            notes.append("GitHub account %s (identifier %s): already another student's login"
-                         % (gh, c.id))
+        if other is not None or low in roster.clashes:
+            # The GitHub name is another student's login (or GitHub name): a folder named
+            # after it could be either's. Neither gets it.
+            whose = "another student's GitHub name too" if other is None else \
+                "%s's %s on the roster" % (_show(other.login or other.name),
+                                           "login" if other.login.lower() == low
+                                           else "GitHub name")
+            why = ("GitHub account %s is %s's by the classroom roster (identifier %s) and %s"
+                   % (_show(gh), _show(s.login or s.name), _show(c.id), whose))
+            roster.clashes[low] = why
+            notes.append("%s: a folder named after it is matched to nobody" % why)
             continue
         s.aliases = tuple(s.aliases) + (gh,)
-        taken.add(gh.lower())
+        owner[low] = s
     return notes
 
 
 def match_submissions(roster: Roster, folders: Iterable[str], *,
-                      prefix: Optional[str] = None) -> List[Entry]:
+                      prefix: Optional[str] = None,
+                      names: Optional[Mapping[str, str]] = None) -> List[Entry]:
     folders = sorted(set(folders))
-    by_login: Dict[str, Student] = {}
+    name = {f: (names.get(f, f) if names is not None else f) for f in folders}
+    by_login: Dict[str, Tuple[str, Student]] = {}
     for s in roster.students:
         for x in s.logins():
-            by_login[x.lower()] = s
+            by_login[x.lower()] = (x, s)
 
-    # Every reading of each folder: (implied prefix, student).
-    readings: Dict[str, List[Tuple[str, Student]]] = {}
+    # Every reading of each folder: (implied prefix, student, the login it is read as).
+    readings: Dict[str, List[Tuple[str, Student, str]]] = {}
     for f in folders:
-        low = f.lower()
+        n = name[f]
+        low = n.lower()
         cands = []
-        for key, s in by_login.items():
+        for key, (_, s) in by_login.items():
             if low == key:
-                cands.append(("", s))
+                cands.append(("", s, key))
             elif low.endswith("-" + key) and len(low) > len(key) + 1:
-                cands.append((f[:len(f) - len(key) - 1], s))
+                cands.append((n[:len(n) - len(key) - 1], s, key))
         if prefix is not None:
             p = prefix.rstrip("-").lower()
             cands = [c for c in cands if c[0].lower() in ("", p)]
@@ -285,7 +318,7 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
     share = Counter(cs[0][0].lower() for cs in readings.values() if len(cs) == 1)
 
     entries: List[Entry] = []
-    owner: Dict[int, List[Tuple[str, str]]] = {}
+    owner: Dict[int, List[Tuple[Tuple[bool, bool, bool], str]]] = {}
     for f in folders:
         cands = readings[f]
         if not cands:
@@ -293,25 +326,41 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
         ranked = sorted(cands, key=lambda c: (-share[c[0].lower()], -len(c[1].login)))
         if len(ranked) > 1 and share[ranked[0][0].lower()] == share[ranked[1][0].lower()] \
                 and ranked[0][1] is not ranked[1][1]:
-            entries.append(Entry(login=f, folder=f, student=None, status="ambiguous",
+            entries.append(Entry(login=name[f], folder=f, student=None, status="ambiguous",
                                  reason="folder '%s' fits both %s and %s: give the prefix"
-                                 % (f, ranked[0][1].login, ranked[1][1].login)))
+                                 % (_show(f), _show(ranked[0][1].login),
+                                    _show(ranked[1][1].login))))
             readings[f] = []
             continue
-        owner.setdefault(id(ranked[0][1]), []).append((ranked[0][0], f))
+        pre, s, key = ranked[0]
+        if key in roster.clashes:
+            entries.append(Entry(login=name[f], folder=f, student=None, status="ambiguous",
+                                 reason="folder '%s' is matched to nobody: %s"
+                                 % (_show(f), roster.clashes[key])))
+            readings[f] = []
+            continue
+        # The duplicate rule's rank: by the student's GitHub name, named exactly LOGIN,
+        # the letter case as the roster has it.
+        spelt = by_login[key][0]
+        n = name[f]
+        rank = (key not in (g.lower() for g in s.github), pre != "",
+                not (n == spelt or n.endswith("-" + spelt)))
+        owner.setdefault(id(s), []).append((rank, f))
         readings[f] = [ranked[0]]
 
     common = share.most_common(1)[0][0] if share else ""
     if prefix is not None:
         common = prefix.rstrip("-").lower()
+    refused = {e.folder for e in entries}
     for f in folders:
-        if readings[f] or any(e.folder == f for e in entries):
+        if readings[f] or f in refused:
             continue
-        login = f
-        if common and f.lower().startswith(common + "-") and len(f) > len(common) + 1:
-            login = f[len(common) + 1:]
+        login = n = name[f]
+        if common and n.lower().startswith(common + "-") and len(n) > len(common) + 1:
+            login = n[len(common) + 1:]
         entries.append(Entry(login=login, folder=f, student=None, status="not-on-roster",
-                             reason="folder '%s' matches nobody on the roster; graded" % f))
+                             reason="folder '%s' matches nobody on the roster; graded"
+                             % _show(f)))
 
     for s in roster.students:
         mine = owner.get(id(s), [])
@@ -319,11 +368,11 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
             entries.append(Entry(login=s.login, folder=None, student=s, status="missing",
                                  reason="no submission: 0 points"))
             continue
-        mine.sort(key=lambda pf: (pf[0] != "", pf[1]))
+        mine.sort()
         entries.append(Entry(login=s.login, folder=mine[0][1], student=s, status="matched"))
         for _, f in mine[1:]:
             entries.append(Entry(login=s.login, folder=f, student=s, status="duplicate",
                                  reason="a second folder of %s; '%s' is graded"
-                                 % (s.login, mine[0][1])))
+                                 % (_show(s.login), _show(mine[0][1]))))
     entries.sort(key=lambda e: (e.login.lower(), e.folder or ""))
     return entries
