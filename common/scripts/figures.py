@@ -10,8 +10,7 @@
       put the tables of every FIGURES-DIR/*.tsv into each HANDOUT (a lab's README.md
       and its translations README.LANG.md: the same block, byte for byte, in English)
       between the lines <!-- figures begin --> and <!-- figures end -->; --check
-      writes nothing and exits 1 when a handout's block differs from that rendering
-      (the CPU test)
+      writes nothing and exits 1 when a handout's block differs from it (the CPU test)
 
 A machine's tables are rendered in fewer lines (merged): three or more tables of the
 same rows, one an input each, become one table per value column with the inputs
@@ -23,6 +22,7 @@ The figures file is the only place a handout's measured numbers come from: nothi
 a handout's figures block is typed by hand.
 """
 import argparse
+import collections
 import os
 import re
 import statistics
@@ -475,31 +475,22 @@ def merged(tables):
 
 def render_file(path):
     prov, rows = read_figures(path)
-    lines = []
-    lines.append("#### Measured on %s" % machine_name(prov))
-    lines.append("")
+    lines = ["#### Measured on %s" % machine_name(prov), ""]
     where = "host %s; %s (`%s`)." % (prov.get("host", "-"), prov.get("date", "-")[:10],
                                       os.path.join("figures", os.path.basename(path)))
-    if prov.get("gpu", "-").split(",")[0] in ("-", "none used"):
-        lines.append(where[0].upper() + where[1:])      # a CPU lab: no driver or CUDA used
-    else:
-        lines.append("Driver %s, CUDA %s; %s" % (
-            prov.get("driver", "-"), prov.get("cuda", "-").split(",")[0], where))
-    # in a profiler table, a row whose columns come again is the variant's next kernel (a
-    # profile of two launches: a separable filter's row and column passes): "vN, kernel K"
-    # each (elsewhere a row measured again shows its last figures)
-    count, kernels = {}, {}
-    for t, r, c, _v in rows:
-        if not t.startswith("profiler metrics"):
-            continue
-        count[(t, r, c)] = count.get((t, r, c), 0) + 1
-        kernels[(t, r)] = max(kernels.get((t, r), 1), count[(t, r, c)])
-    count = {}
-    tables = {}
+    gpu = prov.get("gpu", "-").split(",")[0] not in ("-", "none used")   # else a CPU lab's
+    lines.append("Driver %s, CUDA %s; %s" % (prov.get("driver", "-"), prov.get("cuda", "-")
+                                             .split(",")[0], where) if gpu else
+                 where[:1].upper() + where[1:])
+    # in a profiler table, a row whose columns come again is the variant's next kernel (two
+    # launches profiled: a separable filter's row and column passes): "vN, kernel K" each
+    seen = collections.Counter((t, r, c) for t, r, c, _v in rows if t.startswith("profiler"))
+    many = {(t, r) for (t, r, _c), n in seen.items() if n > 1}
+    nth, tables = collections.Counter(), {}
     for t, r, c, v in rows:
-        if kernels.get((t, r), 1) > 1:
-            count[(t, r, c)] = count.get((t, r, c), 0) + 1
-            r = "%s, kernel %d" % (r, count[(t, r, c)])
+        if (t, r) in many:
+            nth[(t, r, c)] += 1
+            r = "%s, kernel %d" % (r, nth[(t, r, c)])
         tab = tables.setdefault(t, {"rows": [], "cols": [], "cells": {}})
         if r not in tab["rows"]:
             tab["rows"].append(r)
@@ -507,17 +498,14 @@ def render_file(path):
             tab["cols"].append(c)
         tab["cells"][(r, c)] = v
     for t, tab in merged(tables):
-        lines.append("")
-        lines.append("**%s**" % cell(t))
-        lines.append("")
-        lines.append("| | " + " | ".join(cell(c) for c in tab["cols"]) + " |")
-        lines.append("|---|" + "---:|" * len(tab["cols"]))
+        lines += ["", "**%s**" % cell(t), "",
+                  "| | " + " | ".join(cell(c) for c in tab["cols"]) + " |",
+                  "|---|" + "---:|" * len(tab["cols"])]
         for r in tab["rows"]:
             lines.append("| %s | %s |" % (cell(r), " | ".join(cell(tab["cells"].get((r, c), ""))
                                                           for c in tab["cols"])))
         if any(", kernel " in r for r in tab["rows"]):
-            lines.append("")
-            lines.append("Kernel K of a variant: the K-th kernel it launches, profiled.")
+            lines += ["", "Kernel K of a variant: the K-th kernel it launches, profiled."]
     return lines
 
 

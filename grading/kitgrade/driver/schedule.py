@@ -1,10 +1,9 @@
 """The driver: the reference, then every student's build, runs, timing and report.
 
-The driver: the reference first, then every student through build, correctness runs,
-timed runs and report, as many at once as the cores allow, with the progress. Each student's
-results.json is written last: a student with one is graded, anything half done is done again
-by the next run. The command line around it (the class, resume, locking, a clean stop on an
-interrupt, the class's outputs) is entry.py."""
+The reference first, then every student through build, correctness runs, timed runs and
+report, as many at once as the cores allow, with the progress. Each student's results.json is
+written last: a student with one is graded, anything half done is done again by the next run.
+The command line around it (the class, resume, locking, a clean stop, the outputs) is entry.py."""
 import os
 import sys
 import threading
@@ -29,11 +28,6 @@ from .pools import Cores, Gpus, Held, TimingLine
 from .workflow import Workflow
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kitgrade/
-
-# the boxes of the reference's build and runs: a student's box is named by the student's id,
-# which never begins with "_" (names.safe_id), so no folder (one named "reference") can take
-# one of the grader's boxes
-REF_BOX = "_reference"
 
 
 # correctness runs at once on one GPU unless --gpu-share says: the --jobs count, at most this.
@@ -207,7 +201,7 @@ class Grading:
             self.warm_checker()
             fsutil.remove_tree(sd)
             os.makedirs(os.path.join(sd, "logs"))
-            box = self.open_box(REF_BOX)
+            box = self.open_box(names.REF_BOX)
             self.ref_box = box
             # every student waits for the reference: its files built side by side, on a
             # quarter of the cores (up to 4; a lab 05 grading's students waited 13 s for its
@@ -386,7 +380,7 @@ class Grading:
         data, why = self.ref_box.read_file("out/" + self.ctx.lab.binary, 1 << 30)
         if data is None:
             raise RuntimeError("the reference's binary cannot be read: " + why)
-        box = self.open_box(REF_BOX + "-" + key)
+        box = self.open_box(names.REF_BOX + "-" + key)
         fsutil.bwrite(box, "out/" + self.ctx.lab.binary, data, mode=0o755)
         with self.lock:
             self.ref_boxes[key] = box

@@ -38,6 +38,11 @@ def display(raw):
     return raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+# the grader's boxes of the reference's build and runs (and REF_BOX-KEY): a student's box is
+# named by the student's id, which never begins with "_", so no folder ("reference") takes one
+REF_BOX = "_reference"
+
+
 def safe_id(raw, hash_len=8):
     """The results-folder name of a student folder named RAW."""
     safe = _UNSAFE.sub("_", display(raw))[:64]
