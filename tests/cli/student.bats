@@ -98,6 +98,13 @@ handout_commands() {
             ((BASH_REMATCH[1] * BASH_REMATCH[2] > 1280 * 960)); then
             cmd=${cmd/--size ${BASH_REMATCH[1]}x${BASH_REMATCH[2]}/--size 640x480}
         fi
+        # make presubmit, the same target of common/lab.mk in every lab, runs in full here
+        # in labs 01-03 and in the presubmit tests below (lab 01, lab 06); without a GPU,
+        # labs 04-07 make it with -n here: it is there and its recipe expands (a full run
+        # builds the lab the grader's way again: about 20 CPU-s of make test on 2 cores)
+        if [[ $cmd == "make presubmit" && $1 != 0[123]_* ]] && ! has_gpu; then
+            cmd="make -n presubmit"
+        fi
         out=$(cd "$dir" && BENCH_SIZES="64x48 96x64" BENCH_SIZE=64x48 BENCH_REPS=2 BENCH_THREADS="1 2" \
             PROFILE_ROWS=64 PROFILE_COLS=64 PICTURE_COUNT=20 PICTURE_SIZE=64x48 timeout 300 bash -c "$cmd" 2>&1) || rc=$?
         if printf '%s\n' "$out" | grep -qE "No rule to make target|No such file|does not have|command not found|not part of this copy"; then
