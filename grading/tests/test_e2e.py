@@ -99,8 +99,9 @@ class CpuLab(Base):
         student(s, "Zoé", ["// v1 correct"])
         student(s, ".hidden", ["// v1 correct"])
         # folders named like the grader's own boxes of the reference: graded as any other
-        student(s, "reference", ["// v1 correct"])
-        student(s, "reference-0", ["// v1 correct"])
+        # (a build that fails: the cheapest grading there is)
+        student(s, "reference", ["int x = ;"])
+        student(s, "reference-0", ["int x = ;"])
         os.symlink(os.path.join(s, "correct"), os.path.join(s, "linked"))
 
     def test_graded_everyone_once(self):
@@ -114,8 +115,8 @@ class CpuLab(Base):
 
     def test_statuses(self):
         self.expect("correct", "ok", 30)
-        self.expect("reference", "ok", 30)
-        self.expect("reference-0", "ok", 30)
+        self.expect("reference", "compile-error", 0)
+        self.expect("reference-0", "compile-error", 0)
         self.expect("wrong", "wrong", 20)
         self.expect("partial", "not-implemented", 20)
         r = self.expect("replay", "replayed", 20)
