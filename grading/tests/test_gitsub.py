@@ -195,6 +195,12 @@ class Deadline(Base):
         with self.assertRaises(GitError):
             gitsub.clone("file://" + str(self.root / "nothing-here"), self.root / "y")
         self.assertNoTrap()
+        # a repository past the size limit is not kept (a student's could fill the disk)
+        big = self.r.new("big")
+        self.r.commit(big, {"blob.bin": os.urandom(3 << 20)}, "2025-03-13T10:00:00Z")
+        with self.assertRaisesRegex(GitError, "larger than 1 MiB, not taken"):
+            gitsub.clone("file://" + str(big), self.root / "z.git", max_bytes=1 << 20)
+        self.assertFalse((self.root / "z.git").exists())
 
     @unittest.skipUnless(os.geteuid() == 0, "only root switches to another user")
     def test_runs_as_an_unprivileged_user(self):

@@ -40,7 +40,7 @@ Interface (commit dates and the choice of the commit live in gitdates.py; gitsub
     find_repos(folder) -> Tuple[List[Tuple[str, Path]], List[str]]   ((name, path), ignored)
     read_repo_list(path) -> List[Tuple[str, str]]                    ((name, path or URL))
     is_url(location) -> bool
-    clone(url, dest, *, timeout=600) -> datetime       (a bare clone; the time it was made)
+    clone(url, dest, *, timeout=600, max_bytes=1 GiB) -> datetime     (a bare clone; its time)
     read_submitted(path, *, default_tz=None) -> Dict[str, datetime]
     submitted_rows(path, *, default_tz=None) -> [(line, {kind: name}, datetime)]
         CSV `login,submitted_at` (ISO 8601; Canvas's API field name), GitHub Classroom's grades
@@ -79,7 +79,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..base.fsutil import others_reach, read_regular, remove_tree
 from .gitdates import BadDate, Commit, _git_time, date_flags, effective_times, pick_commit
-from .gitstore import GitError, copy_store
+from .gitstore import MAX_BYTES as STORE_MAX_BYTES, GitError, copy_store
 from .late import format_time, parse_time
 
 __all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "read_repo_list",
@@ -465,10 +465,25 @@ def read_repo_list(path) -> List[Tuple[str, str]]:
     return out
 
 
-def clone(url: str, dest, *, timeout: float = 600) -> datetime:
+def _tree_bytes(top) -> int:
+    """The bytes of the files below TOP (no link followed), while git writes there."""
+    n = 0
+    for d, _dirs, files in os.walk(top):
+        for f in files:
+            try:
+                n += os.lstat(os.path.join(d, f)).st_blocks * 512
+            except OSError:
+                pass
+    return n
+
+
+def clone(url: str, dest, *, timeout: float = 600,
+          max_bytes: int = STORE_MAX_BYTES) -> datetime:
     """A bare clone of url into dest (nothing checked out, no submodules, hooks off). Runs as
     the grader's user, whose own credentials reach private repositories; GitReader reads its
-    link-free copy, as any repository's. Returns the time it was made."""
+    link-free copy, as any repository's. Stopped, and nothing kept, once dest holds more than
+    max_bytes (the copy's own limit: a student's repository could fill the grader's disk).
+    Returns the time it was made."""
     dest = os.fspath(dest)
     if url.startswith("-") or url.lower().startswith("ext::"):
         raise GitError("%s: not a repository address" % url)
@@ -476,15 +491,30 @@ def clone(url: str, dest, *, timeout: float = 600) -> datetime:
     argv = ["git", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
             "-c", "protocol.ext.allow=never", "-c", "transfer.fsckObjects=true",
             "clone", "--bare", "--quiet", "--no-recurse-submodules", "--", url, dest]
-    try:
-        p = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=timeout, cwd="/")
-    except subprocess.TimeoutExpired:
-        shutil.rmtree(dest, ignore_errors=True)
-        raise GitError("cloning %s took longer than %g s" % (url, timeout)) from None
+    p = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, cwd="/")
+    end, why = _time.monotonic() + timeout, None
+    while True:
+        try:
+            _out, err = p.communicate(timeout=0.5)
+            break
+        except subprocess.TimeoutExpired:
+            if _time.monotonic() > end:
+                why = "took longer than %g s" % timeout
+            elif _tree_bytes(dest) > max_bytes:
+                why = "is larger than %d MiB" % (max_bytes >> 20)
+            if why:
+                p.kill()
+                p.communicate()
+                shutil.rmtree(dest, ignore_errors=True)
+                raise GitError("cloning %s: the repository %s, not taken" % (url, why)) from None
     if p.returncode != 0:
-        msg = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        msg = err.decode("utf-8", "replace").strip().splitlines()
         raise GitError("cloning %s: %s" % (url, msg[-1] if msg else "failed"))
+    if _tree_bytes(dest) > max_bytes:               # it ended between two looks
+        shutil.rmtree(dest, ignore_errors=True)
+        raise GitError("cloning %s: the repository is larger than %d MiB, not taken"
+                       % (url, max_bytes >> 20))
     return datetime.now(timezone.utc).astimezone()
 
 
