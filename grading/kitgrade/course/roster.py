@@ -299,17 +299,19 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
         for x in s.logins():
             by_login[x.lower()] = (x, s)
 
+    order = {key: i for i, key in enumerate(by_login)}
     # Every reading of each folder: (implied prefix, student, the login it is read as).
     readings: Dict[str, List[Tuple[str, Student, str]]] = {}
     for f in folders:
         n = name[f]
         low = n.lower()
+        # the logins the name is, or ends in after a "-" (looked up, not compared with
+        # every login: a roster of 200,000 rows took 75 ms a folder), in the roster's order
+        keys = {low} | {low[i + 1:] for i in range(1, len(low) - 1) if low[i] == "-"}
         cands = []
-        for key, (_, s) in by_login.items():
-            if low == key:
-                cands.append(("", s, key))
-            elif low.endswith("-" + key) and len(low) > len(key) + 1:
-                cands.append((n[:len(n) - len(key) - 1], s, key))
+        for key in sorted((k for k in keys if k in by_login), key=order.__getitem__):
+            s = by_login[key][1]
+            cands.append(("", s, key) if key == low else (n[:len(n) - len(key) - 1], s, key))
         if prefix is not None:
             p = prefix.rstrip("-").lower()
             cands = [c for c in cands if c[0].lower() in ("", p)]
