@@ -7,10 +7,9 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-import stat
 from typing import List, Optional, Sequence
 
-from ..base.fsutil import DIR
+from ..base.fsutil import DIR, usage_at as _usage_at  # noqa: F401 (sandbox.py uses it)
 from .procfs import _read_or, parse_mountinfo
 
 
@@ -64,37 +63,6 @@ def _is_mount(path: str) -> bool:
 
 
 # ------------------------------------------------------------------- the disk it uses
-
-def _usage_at(dfd: int) -> int:
-    """Bytes used under the folder open as dfd (allocated blocks), following no link; folders
-    gone down one after another (a stack of descriptors, not of calls: any depth a run made,
-    as far as the grader's descriptors go)."""
-    total, todo = 0, [(os.dup(dfd), None)]
-    try:
-        while todo:
-            fd, names = todo[-1]
-            if names is None:
-                names = iter(os.listdir(fd))
-                todo[-1] = (fd, names)
-            entry = next(names, None)
-            if entry is None:
-                os.close(todo.pop()[0])
-                continue
-            try:
-                st = os.stat(entry, dir_fd=fd, follow_symlinks=False)
-            except OSError:
-                continue
-            total += st.st_blocks * 512
-            if stat.S_ISDIR(st.st_mode):
-                try:
-                    todo.append((os.open(entry, DIR, dir_fd=fd), None))
-                except OSError:
-                    continue
-    finally:
-        for fd, _names in todo:
-            os.close(fd)
-    return total
-
 
 def _under(path: str, dirs: Sequence[str]) -> bool:
     return any(path == d or path.startswith(d.rstrip("/") + "/") for d in dirs)

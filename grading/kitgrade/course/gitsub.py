@@ -77,7 +77,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..base.fsutil import others_reach, read_regular, remove_tree
+from ..base.fsutil import others_reach, read_regular, remove_tree, usage
 from .gitdates import BadDate, Commit, _git_time, date_flags, effective_times, pick_commit
 from .gitstore import MAX_BYTES as STORE_MAX_BYTES, GitError, copy_store
 from .late import format_time, parse_time
@@ -465,18 +465,6 @@ def read_repo_list(path) -> List[Tuple[str, str]]:
     return out
 
 
-def _tree_bytes(top) -> int:
-    """The bytes of the files below TOP (no link followed), while git writes there."""
-    n = 0
-    for d, _dirs, files in os.walk(top):
-        for f in files:
-            try:
-                n += os.lstat(os.path.join(d, f)).st_blocks * 512
-            except OSError:
-                pass
-    return n
-
-
 def clone(url: str, dest, *, timeout: float = 600,
           max_bytes: int = STORE_MAX_BYTES) -> datetime:
     """A bare clone of url into dest (nothing checked out, no submodules, hooks off). Runs as
@@ -501,7 +489,7 @@ def clone(url: str, dest, *, timeout: float = 600,
         except subprocess.TimeoutExpired:
             if _time.monotonic() > end:
                 why = "took longer than %g s" % timeout
-            elif _tree_bytes(dest) > max_bytes:
+            elif usage(dest) > max_bytes:
                 why = "is larger than %d MiB" % (max_bytes >> 20)
             if why:
                 p.kill()
@@ -511,7 +499,7 @@ def clone(url: str, dest, *, timeout: float = 600,
     if p.returncode != 0:
         msg = err.decode("utf-8", "replace").strip().splitlines()
         raise GitError("cloning %s: %s" % (url, msg[-1] if msg else "failed"))
-    if _tree_bytes(dest) > max_bytes:               # it ended between two looks
+    if usage(dest) > max_bytes:               # it ended between two looks
         shutil.rmtree(dest, ignore_errors=True)
         raise GitError("cloning %s: the repository is larger than %d MiB, not taken"
                        % (url, max_bytes >> 20))

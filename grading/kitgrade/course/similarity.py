@@ -39,14 +39,13 @@ import difflib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..base.fsutil import read_plain
+from ..base.fsutil import plain_folder, read_plain
 from ..base.safetext import clean
 
 __all__ = ["SimilarityError", "Passage", "Pair", "Report", "find_tool", "collect", "compare",
@@ -113,21 +112,6 @@ def _read(path: Path, limit: int) -> Tuple[Optional[bytes], str]:
     return data, ("cannot be opened (a link)" if why == "it is a symbolic link" else why)
 
 
-def _folders_below(top: Path, names) -> bool:
-    """Whether TOP/NAMES... are folders, none of them a link (a student's labs -> another
-    tree would bring code that is not the student's); the file itself is read with no link
-    followed (_read)."""
-    p = top
-    for n in names:
-        p = p / n
-        try:
-            if not stat.S_ISDIR(os.lstat(p).st_mode):
-                return False
-        except OSError:
-            return False
-    return True
-
-
 def collect(folder, files: Sequence[str], *, lab_dir: Optional[str] = None,
             label_prefix: str = "") -> Dict[str, Dict[str, Path]]:
     out: Dict[str, Dict[str, Path]] = {}
@@ -139,7 +123,7 @@ def collect(folder, files: Sequence[str], *, lab_dir: Optional[str] = None,
         found = {}
         for name in files:
             for rel in ([Path(lab_dir) / name] if lab_dir else []) + [Path(name)]:
-                if os.path.lexists(sd / rel) and _folders_below(sd, rel.parts[:-1]):
+                if os.path.lexists(sd / rel) and plain_folder(sd, rel.parts[:-1]):
                     found[name] = sd / rel
                     break
         if found:
