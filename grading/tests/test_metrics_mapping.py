@@ -24,7 +24,8 @@ class RealFiles(unittest.TestCase):
         self.assertEqual(self.m.resolve("lab04"), [
             "shared_ld_bank_conflict", "shared_st_bank_conflict", "shared_efficiency",
             "shared_load_transactions", "gld_efficiency", "achieved_occupancy",
-            "gld_throughput", "gst_throughput", "l2_read_transactions", "l2_write_transactions",
+            "gld_throughput", "gst_throughput", "dram_read_throughput", "dram_write_throughput",
+            "gld_transactions", "gst_transactions", "l2_read_transactions", "l2_write_transactions",
             "static_shared_mem_per_block", "dynamic_shared_mem_per_block"])
         self.assertEqual(self.m.resolve("lab07"), [
             "gld_efficiency", "gst_efficiency", "shared_ld_bank_conflict",
@@ -43,11 +44,11 @@ class RealFiles(unittest.TestCase):
         self.assertEqual(self.m.resolve("all"), names)
         self.assertEqual(len(names), 31)
 
-    def test_lab04_asks_ncu_for_14_metrics_each_once(self):
-        # 12 legacy names; the two L2 sums share their atomics and reductions
+    def test_lab04_asks_ncu_for_18_metrics_each_once(self):
+        # 16 legacy names; the two L2 sums share their atomics and reductions
         wanted = self.m.ncu_metrics(self.m.resolve("lab04"))
-        self.assertEqual(len(wanted), 14)
-        self.assertEqual(len(set(wanted)), 14)
+        self.assertEqual(len(wanted), 18)
+        self.assertEqual(len(set(wanted)), 18)
 
     def test_shared_memory_per_block_is_a_launch_attribute_in_bytes(self):
         for legacy, name in (("static_shared_mem_per_block", "launch__shared_mem_per_block_static"),

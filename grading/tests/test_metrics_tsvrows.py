@@ -54,7 +54,7 @@ class Build(unittest.TestCase):
         r = self.build(metrics_support.fixture_text("lab04_rgb_shared.csv"), want=want)
         rows = table(r)
         self.assertEqual(r.warnings, [])
-        self.assertEqual(len(r.lines), 1 + 6 * 12)
+        self.assertEqual(len(r.lines), 1 + 6 * 16)
         static = [rows[(str(i), "static_shared_mem_per_block")]["value"] for i in range(6)]
         dynamic = [rows[(str(i), "dynamic_shared_mem_per_block")]["value"] for i in range(6)]
         self.assertEqual(static, ["1200", "1200", "4800", "0", "0", "0"])
@@ -63,6 +63,8 @@ class Build(unittest.TestCase):
         self.assertEqual(rows[("2", "l2_write_transactions")]["unit"], "sector")
         self.assertEqual(rows[("5", "gld_throughput")]["value"], "1742009113800.5")
         self.assertEqual(rows[("5", "gst_throughput")]["unit"], "byte/s")
+        self.assertEqual(rows[("4", "gld_transactions")]["value"], "9112064")
+        self.assertEqual(rows[("3", "dram_write_throughput")]["value"], "140268221870.75")
 
     def test_a_sum_adds_its_members_with_the_most_decimals(self):
         text = (HEAD + ',"lts__t_sectors_op_atom.sum","lts__t_sectors_op_read.sum",'

@@ -472,13 +472,13 @@ field() {
 @test "lab04 and lab07 sets: their members, in the order the labs show them" {
     run "$METRICS" list --sets
     [ "$status" -eq 0 ]
-    [[ "$output" == *"lab04    shared_ld_bank_conflict shared_st_bank_conflict shared_efficiency shared_load_transactions gld_efficiency achieved_occupancy gld_throughput gst_throughput l2_read_transactions l2_write_transactions static_shared_mem_per_block dynamic_shared_mem_per_block"$'\n'* ]]
+    [[ "$output" == *"lab04    shared_ld_bank_conflict shared_st_bank_conflict shared_efficiency shared_load_transactions gld_efficiency achieved_occupancy gld_throughput gst_throughput dram_read_throughput dram_write_throughput gld_transactions gst_transactions l2_read_transactions l2_write_transactions static_shared_mem_per_block dynamic_shared_mem_per_block"$'\n'* ]]
     [[ "$output" == *"lab07    gld_efficiency gst_efficiency shared_ld_bank_conflict shared_st_bank_conflict dram_read_throughput dram_write_throughput l2_l1_read_throughput"* ]]
     run "$METRICS" list --set lab04
     [ "$status" -eq 0 ]
-    [ "${#lines[@]}" -eq 13 ]
-    [[ "${lines[11]}" == "static_shared_mem_per_block "*" launch__shared_mem_per_block_static "*" byte/block "*"launch attribute"* ]]
-    [[ "${lines[12]}" == "dynamic_shared_mem_per_block "*" launch__shared_mem_per_block_dynamic "*" byte/block "*"launch attribute"* ]]
+    [ "${#lines[@]}" -eq 17 ]
+    [[ "${lines[15]}" == "static_shared_mem_per_block "*" launch__shared_mem_per_block_static "*" byte/block "*"launch attribute"* ]]
+    [[ "${lines[16]}" == "dynamic_shared_mem_per_block "*" launch__shared_mem_per_block_dynamic "*" byte/block "*"launch attribute"* ]]
 }
 
 # lab04_rgb_shared.csv is hand-made in the shape of a live capture (==PROF== lines, units row,
@@ -490,8 +490,8 @@ field() {
     run --separate-stderr "$METRICS" parse --set lab04 "$FIX/lab04_rgb_shared.csv"
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
-    # 6 launches x 12 metrics, and the header
-    [ "${#lines[@]}" -eq 73 ]
+    # 6 launches x 16 metrics, and the header
+    [ "${#lines[@]}" -eq 97 ]
     [ "$(field 0 static_shared_mem_per_block value)" = "1200" ]
     [ "$(field 2 static_shared_mem_per_block value)" = "4800" ]
     [ "$(field 2 dynamic_shared_mem_per_block value)" = "0" ]
@@ -504,16 +504,21 @@ field() {
     [ "$(field 5 gld_throughput value)" = "1742009113800.5" ]
     [ "$(field 5 gld_throughput unit)" = "byte/s" ]
     [ "$(field 1 gst_throughput value)" = "135006229815.5" ]
+    # DRAM rates and the global sectors (nvprof's gld/gst transactions) beside L2's
+    [ "$(field 5 dram_read_throughput value)" = "1126965801372.1" ]
+    [ "$(field 0 dram_write_throughput unit)" = "byte/s" ]
+    [ "$(field 4 gld_transactions value)" = "9112064" ]
+    [ "$(field 4 gst_transactions unit)" = "sector" ]
     # the unmapped launch__ columns (grid size, registers, the driver's share) stay out
     [ "$(printf '%s\n' "$output" | grep -c 'launch__grid_size\|launch__registers\|launch__shared_mem_per_block\s')" -eq 0 ]
 }
 
-@test "run --set lab04: ncu is asked for 14 metrics, the L2 sums' members once, the launch attributes by name" {
+@test "run --set lab04: ncu is asked for 18 metrics, the L2 sums' members once, the launch attributes by name" {
     FAKE_NCU_OUT="$FIX/lab04_rgb_shared.csv" NCU="$FAKE" run --separate-stderr "$METRICS" run --set lab04 --label v3 --launch-count 1 -- ./lab04 --part rgb --variant 3
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
-    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second,l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_write.sum,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic" ]
-    [ "$(sed -n '9p' "$FAKE_NCU_ARGS" | tr ',' '\n' | wc -l)" -eq 14 ]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS")" = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum.per_second,l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum.per_second,dram__bytes_read.sum.per_second,dram__bytes_write.sum.per_second,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_atom.sum,lts__t_sectors_op_red.sum,lts__t_sectors_op_write.sum,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic" ]
+    [ "$(sed -n '9p' "$FAKE_NCU_ARGS" | tr ',' '\n' | wc -l)" -eq 18 ]
     [[ "${lines[1]}" == v3$'\t'conv_rgb_v1_kernel* ]]
 }
 
