@@ -221,7 +221,9 @@ def table_figures(src, out):
         cols = h[keys:]
         for col in cols:
             v = num(r.get(col))
-            out.append((src.name, label, col, fmt(v) if v is not None else r.get(col, "-")))
+            text = r.get(col, "-")
+            out.append((src.name, label, col, text if re.fullmatch(r"-?[0-9]{1,15}", text or "")
+                        else fmt(v) if v is not None else text))
 
 
 def collect(args):

@@ -132,7 +132,8 @@ static double device_ceiling(void)
     return kit_gpu_copy_ceiling(bytes, 15);
 }
 
-/* --facts PATH: the memory's figures, one quantity a line. */
+/* --facts PATH: the GPU's figures, one quantity a line: the compute side the
+ * course guide's device query lists, then the memory's. */
 static int device_facts(const char *path, const device_info *d, double ceiling)
 {
     FILE *fp = fopen(path, "w");
@@ -141,6 +142,13 @@ static int device_facts(const char *path, const device_info *d, double ceiling)
         return -1;
     }
     fprintf(fp, "quantity\tvalue\n");
+    fprintf(fp, "compute capability\t%d.%d (sm_%d%d)\n", d->major, d->minor, d->major, d->minor);
+    fprintf(fp, "multiprocessors\t%d\n", d->sms);
+    fprintf(fp, "warp size (threads)\t%d\n", d->warp_size);
+    fprintf(fp, "threads per block, at most\t%d\n", d->max_threads_per_block);
+    fprintf(fp, "shared memory per block (KiB)\t%d\n", d->smem_per_block / 1024);
+    fprintf(fp, "registers per block\t%d\n", d->regs_per_block);
+    fprintf(fp, "copy engines\t%d\n", d->copy_engines);
     fprintf(fp, "memory clock (MHz)\t%.0f\n", d->mem_clock_khz / 1e3);
     fprintf(fp, "memory bus (bits)\t%d\n", d->bus_width_bits);
     fprintf(fp, "peak memory bandwidth, 2 x clock x bus (GB/s)\t%.1f\n", d->peak_gbps);

@@ -31,12 +31,13 @@ planted() {
     make -s -C "$L05" O="$1" SRC="$1" "$1/lab05" >/dev/null
 }
 
-@test "device: the reading equals the harness's, the peak is 2 x clock x bus, --facts writes the memory's figures" {
+@test "device: the reading equals the harness's, the peak is 2 x clock x bus, --facts writes the GPU's figures" {
     run "$REF" --part device --reps 2
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     passes 1
     [[ "$output" == *"multiprocessors"*"warp size"*"memory clock, kHz"*"memory bus, bits"*"peak bandwidth, GB/s"* ]]
     [[ "$output" != *"<- differs"* ]]
+    local table="$output"
     # the table's own numbers: peak = 2 x clock (kHz) x bus (bits) / 8, in GB/s
     awk '/memory clock, kHz/ { c = $NF } /memory bus, bits/ { b = $NF } /peak bandwidth, GB\/s/ { p = $NF }
          END { e = 2 * c * 1e3 * b / 8 / 1e9; exit !(c > 0 && b > 0 && p > 0 && p - e < 0.1 && e - p < 0.1) }' <<<"$output" ||
@@ -48,11 +49,16 @@ planted() {
     run "$REF" --part device --reps 1 --quiet --facts "$BATS_TEST_TMPDIR/d.tsv"
     [ "$status" -eq 0 ]
     [ "$(head -n 1 "$BATS_TEST_TMPDIR/d.tsv")" = $'quantity\tvalue' ]
-    for q in 'memory clock (MHz)' 'memory bus (bits)' 'peak memory bandwidth' 'device-to-device copy' 'copy / peak (%)'; do
+    for q in 'compute capability' 'multiprocessors' 'warp size (threads)' 'shared memory per block (KiB)' \
+        'registers per block' 'memory clock (MHz)' 'memory bus (bits)' 'peak memory bandwidth' \
+        'device-to-device copy' 'copy / peak (%)'; do
         grep -q "^$q" "$BATS_TEST_TMPDIR/d.tsv" || { cat "$BATS_TEST_TMPDIR/d.tsv"; false; }
     done
-    # the copy ceiling is below the peak
+    # the copy ceiling is below the peak; the facts are the table's (32 threads a warp)
     awk -F'\t' '/^copy \/ peak/ { exit !($2 > 0 && $2 < 100) }' "$BATS_TEST_TMPDIR/d.tsv"
+    [ "$(awk -F'\t' '/^warp size/ { print $2 }' "$BATS_TEST_TMPDIR/d.tsv")" = 32 ]
+    [ "$(awk -F'\t' '/^multiprocessors/ { print $2 }' "$BATS_TEST_TMPDIR/d.tsv")" = \
+      "$(awk '/multiprocessors/ { print $NF }' <<<"$table")" ]
 }
 
 @test "copies: both variants, both directions, awkward sizes: the bytes that come back are the bytes sent" {
