@@ -13,7 +13,9 @@
 # overlap; a kernel's own counters (efficiencies, transactions, bank conflicts) stay its
 # own, but device-wide rates (DRAM or PCIe throughput) can take in another program's copies.
 # Lab 04 runs its set 8 at once (on the H200 the values differed no more than between two
-# runs one by one); the others one by one. OUT.tsv keeps the order given.
+# runs one by one; its DRAM rates, measured so too, came to each kernel's own bytes over its
+# time: sep v1 and v3 read and wrote about the 537 MB plane a pass); the others one by one.
+# OUT.tsv keeps the order given.
 # Without ncu or counter permission: says why once, exit 0 (timings stay available from
 # make bench). A run that fails: its label and its output's last lines, exit 1.
 set -u
