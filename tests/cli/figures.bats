@@ -157,6 +157,25 @@ FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
     [[ $output == *"| u2 | 7 |"* ]]
 }
 
+@test "render: a profiler's rates in byte/s read in GB/s, its counts and a rate not measured as written" {
+    mkdir -p "$BATS_TEST_TMPDIR/f"
+    printf '# machine: X\n# gpu: X, 1 SMs\ntable\trow\tcolumn\tvalue\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+        $'profiler metrics\tv1\tgld_throughput (byte/s)\t562408436967' \
+        $'profiler metrics\tv1\tgld_transactions (sector)\t6919311' \
+        $'profiler metrics\tv1\tdram_read_throughput (byte/s)\t999' \
+        $'profiler metrics\tv2\tgld_throughput (byte/s)\tNA' \
+        $'profiler metrics\tv2\tgld_transactions (sector)\t0' \
+        $'profiler metrics\tv2\tdram_read_throughput (byte/s)\t4101000000000' >"$BATS_TEST_TMPDIR/f/X.tsv"
+    printf '<!-- figures begin -->\n<!-- figures end -->\n' >"$BATS_TEST_TMPDIR/R.md"
+    python3 "$FIG" render "$BATS_TEST_TMPDIR/R.md" "$BATS_TEST_TMPDIR/f" >/dev/null
+    grep -qxF '| | gld_throughput (GB/s) | gld_transactions (sector) | dram_read_throughput (GB/s) |' "$BATS_TEST_TMPDIR/R.md" ||
+        { cat "$BATS_TEST_TMPDIR/R.md"; false; }
+    grep -qxF '| v1 | 562.4 | 6919311 | 0.0000009990 |' "$BATS_TEST_TMPDIR/R.md" ||
+        { cat "$BATS_TEST_TMPDIR/R.md"; false; }
+    grep -qxF '| v2 | NA | 0 | 4101 |' "$BATS_TEST_TMPDIR/R.md"
+    ! grep -q 'byte/s' "$BATS_TEST_TMPDIR/R.md"
+}
+
 @test "render: a size's filters of differing rows stay one table by size; of the same rows, one table per column, their common name in the title" {
     d="$BATS_TEST_TMPDIR/figs5"
     mkdir -p "$d"
