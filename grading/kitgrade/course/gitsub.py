@@ -41,7 +41,6 @@ Interface (commit dates and the choice of the commit live in gitdates.py; gitsub
     read_repo_list(path) -> List[Tuple[str, str]]                    ((name, path or URL))
     is_url(location) -> bool
     clone(url, dest, *, timeout=600, max_bytes=1 GiB) -> datetime     (a bare clone; its time)
-    read_submitted(path, *, default_tz=None) -> Dict[str, datetime]
     submitted_rows(path, *, default_tz=None) -> [(line, {kind: name}, datetime)]
         CSV `login,submitted_at` (ISO 8601; Canvas's API field name), GitHub Classroom's grades
         download (github_username, roster_identifier, submission_timestamp) or Moodle's grading
@@ -83,7 +82,7 @@ from .gitstore import MAX_BYTES as STORE_MAX_BYTES, GitError, copy_store
 from .late import format_time, parse_time
 
 __all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "read_repo_list",
-           "is_url", "clone", "read_submitted", "submitted_rows", "take", "pick_commit", "effective_times",
+           "is_url", "clone", "submitted_rows", "take", "pick_commit", "effective_times",
            "date_flags"]
 
 MAX_FILE_BYTES = 4 << 20
@@ -556,15 +555,4 @@ def submitted_rows(path, *, default_tz: Optional[tzinfo] = None
                 if c is not None and c < len(row) and row[c].strip()}
         if keys:
             out.append((n, keys, t))
-    return out
-
-
-def read_submitted(path, *, default_tz: Optional[tzinfo] = None) -> Dict[str, datetime]:
-    """--submitted FILE: each name's latest time, names of every kind together (a listing;
-    the grader matches by kind: submitted_rows)."""
-    out: Dict[str, datetime] = {}
-    for _n, keys, t in submitted_rows(path, default_tz=default_tz):
-        for key in keys.values():
-            if key not in out or t > out[key]:
-                out[key] = t
     return out
