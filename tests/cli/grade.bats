@@ -19,6 +19,9 @@ setup_file() {
     # for gradings whose tests assert no speed points: one pair of 3 repetitions a variant
     export FAST="$GT/fast.rubric"
     printf 'perf_pairs 1..1\nperf_reps 3\n' >"$FAST"
+    # the examples' small limits with that timing, for gradings whose tests assert no speed points
+    export SMALL_FAST="$GT/small-fast.rubric"
+    cat "$SMALL" "$FAST" >"$SMALL_FAST"
     make -s -C "$KIT_ROOT/grading" WERROR=1 >"$GT/make.log" 2>&1 || { cat "$GT/make.log"; return 1; }
     "$KIT_ROOT/grading/examples/make.sh" 01 "$GT/ex" >/dev/null
     "$G" --lab 01 --submissions "$GT/ex" --out "$GT/out" --quick --timeout 3 --seed 4242 \
@@ -88,7 +91,7 @@ json() {
     mkdir -p "$subs"
     cp -r "$GT/ex/oob-write" "$GT/ex/makefile-edit" "$subs/"
     run "$G" --lab 01 --submissions "$subs" --out "$BATS_TEST_TMPDIR/out" --quick --timeout 5 --sanitize \
-        --rubric "$SMALL"
+        --rubric "$SMALL_FAST"
     [ "$status" -eq 0 ] || { echo "$output"; false; }
     for s in oob-write makefile-edit; do
         t="$BATS_TEST_TMPDIR/out/students/$s/tests.tsv"
@@ -159,7 +162,7 @@ json() {
     chmod 755 "$top"
     mkdir -p "$top/subs"
     cp -r "$GT/ex/partial" "$top/subs/"
-    run "$G" --lab 01 --submissions "$top/subs" --out "$top/out" --quick --timeout 3
+    run "$G" --lab 01 --submissions "$top/subs" --out "$top/out" --quick --timeout 3 --rubric "$FAST"
     p=$(sed -n 's/^pristine: //p' "$top/out/grading.txt")
     own=$(ls -d "$top/out/pristine" 2>/dev/null || true)   # none: the kit's, shared
     exe="$p/.skeleton/lab01"
@@ -400,6 +403,9 @@ EOF
     tar -C "$KIT_ROOT" --exclude=./.git --exclude=build --exclude=out --exclude=./tests/log \
         --no-wildcards-match-slash --exclude='./labs/*/lab[0-9][0-9]' --exclude='./labs/*/lab[0-9][0-9]-*' -cf - . |
         tar -C "$weird" --one-top-level=kit -xf -
+    # the kit's libraries and the grader's programs (helpers.bash, under make test): the
+    # pristine kit and the students are still built under the weird path
+    seed_kit_copy "$weird/kit"
     cp -r "$GT/ex/correct" "$GT/ex/compile-error" "$weird/subs/"
     run "$weird/kit/grading/grade" --lab 01 --submissions "$weird/subs" --out "$weird/out" --quick \
         --timeout 5 --seed 5 --rubric "$FAST"
@@ -466,6 +472,9 @@ EOF
     cp -r "$KIT_ROOT/common" "$KIT_ROOT/grading" "$k/"
     link_deps "$k"
     rm -rf "$k/common/build" "$k/grading/build" "$k/grading/examples"
+    # the kit's libraries, hold, keyserve and ceilings where their sources are the kit's
+    # (helpers.bash, under make test): the grader's build here makes check-99, the test lab's
+    seed_kit_copy "$k"
     cp -r "$KIT_ROOT/tests/labs/99_twopart" "$k/labs/"
     cp -r "$KIT_ROOT/tests/labs/solutions/99_twopart" "$k/solutions/"
     rm -rf "$k/labs/99_twopart/build" "$k/labs/99_twopart"/lab99*

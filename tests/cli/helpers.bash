@@ -115,3 +115,67 @@ link_deps() {
     [ -d "$KIT_ROOT/.deps" ] && [ ! -e "$1/.deps" ] && ln -s "$KIT_ROOT/.deps" "$1/.deps"
     return 0
 }
+
+# ---- a copy of the kit takes the kit's build where its sources are the kit's. Under make test
+# (KIT_TEST_BUILT=1: tests/run has just built the kit, warnings as errors, with this run's
+# flags) a test that builds a copy of the kit (the student's tarball, a kit for a new lab) may
+# copy in the kit's objects of a folder whose build inputs are the kit's byte for byte: the same
+# sources and flags give the same objects, and make then compiles only what differs.
+
+# build_inputs DIR: the files of DIR a build reads (.c, .cu, .h, .mk, Makefile), one a line
+build_inputs() { (cd "$1" 2>/dev/null && ls -1 -- *.c *.cu *.h *.mk Makefile 2>/dev/null | LC_ALL=C sort); }
+
+# same_build_inputs REL COPY: folder REL of the kit copy COPY has the build inputs of the kit's
+# REL, the same files byte for byte, none more and none fewer
+same_build_inputs() {
+    local f
+    [ "$(build_inputs "$KIT_ROOT/$1")" = "$(build_inputs "$2/$1")" ] || return 1
+    for f in $(build_inputs "$2/$1"); do cmp -s "$KIT_ROOT/$1/$f" "$2/$1/$f" || return 1; done
+}
+
+# kit_built_after REL OBJ...: under make test only, each OBJ (a file of the kit's build) is
+# newer than every build input of the kit's REL and common/ (whose headers and rules every lab
+# and the grader's programs read): built from the sources there now
+kit_built_after() {
+    [ "${KIT_TEST_BUILT:-}" = 1 ] || return 1
+    local rel=$1 o
+    shift
+    for o in "$@"; do
+        [ -f "$o" ] || return 1
+        [ -z "$(find "$KIT_ROOT/$rel" "$KIT_ROOT/common" -maxdepth 1 -type f \( -name '*.c' -o \
+            -name '*.cu' -o -name '*.h' -o -name '*.mk' -o -name Makefile \) -newer "$o" -print -quit)" ] ||
+            return 1
+    done
+}
+
+# seed_common K: under make test, the copy of the kit K takes the kit's libraries (common/build)
+# where its common/ is the kit's; status 1 where it does not (nothing copied)
+seed_common() {
+    local K=$1 k="$KIT_ROOT/common/build"
+    same_build_inputs common "$K" && kit_built_after common "$k"/*.o || return 1
+    mkdir -p "$K/common/build"
+    cp "$k"/*.o "$k"/*.a "$K/common/build/"
+    cp "$k"/*.so "$k"/.nvcc-* "$K/common/build/" 2>/dev/null || true
+}
+
+# seed_kit_copy K: under make test, the copy of the kit K takes the kit's libraries where its
+# common/ is the kit's, and then the grader's programs of what it shares with the kit: the
+# checker of each lab whose folder is the kit's, hold, keyserve and the ceilings (where its
+# grading/ sources are the kit's). Copied in that order, each newer than what it is made from:
+# make in K finds them up to date and builds the rest (a lab of its own, its checker).
+seed_kit_copy() {
+    local K=$1 g="$KIT_ROOT/grading/build" d n t
+    seed_common "$K" || return 0
+    same_build_inputs grading "$K" || return 0
+    mkdir -p "$K/grading/build"
+    for d in "$K"/labs/[0-9][0-9]_*/; do
+        n=$(basename "$d")
+        t="$g/check-${n%%_*}"
+        same_build_inputs "labs/$n" "$K" && kit_built_after "labs/$n" "$t" && kit_built_after grading "$t" &&
+            cp "$t" "$K/grading/build/"
+    done
+    for t in hold keyserve ceiling-host ceiling-gpu; do
+        kit_built_after grading "$g/$t" && cp "$g/$t" "$K/grading/build/"
+    done
+    return 0
+}

@@ -14,6 +14,9 @@ setup_file() {
     link_deps "$K"
     make -s -C "$K" new-lab NN=42 NAME=scale_up >"$BATS_FILE_TMPDIR/new.log" 2>&1
     echo $? >"$BATS_FILE_TMPDIR/new.rc"
+    # the kit's libraries and grader's programs where the copy's sources are the kit's (helpers.bash):
+    # the new lab's build compiles its own files, the grader's build of its programs check-42 only
+    seed_kit_copy "$K"
     make -s -C "$K/labs/42_scale_up" WERROR=1 >"$BATS_FILE_TMPDIR/build.log" 2>&1
     echo $? >"$BATS_FILE_TMPDIR/build.rc"
 }

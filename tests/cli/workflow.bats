@@ -72,7 +72,9 @@ setup_file() {
     done
     git -C "$R/subs/lab01-akim" branch submitted "$(id_of akim1)"
     hostile "$R/subs" "$ex"
-    printf 'late penalty=10%%/day grace=15m last=7d extension=extension\nlimits build=120 run=10\n' \
+    # one pair of 3 repetitions a timed variant: nothing here asserts speed points (a penalty is
+    # asserted as a share of the points before it)
+    printf 'late penalty=10%%/day grace=15m last=7d extension=extension\nlimits build=120 run=10\nperf_pairs 1..1\nperf_reps 3\n' \
         >"$GT/late.rubric"
     "$G" --lab 01 --submissions "$R/subs" --out "$GT/out" --quick --seed 4242 --rubric "$GT/late.rubric" \
         --roster "$FIX/plain_roster.csv" --deadline "$DEADLINE" >"$GT/grade.log" 2>&1
