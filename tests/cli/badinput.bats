@@ -97,3 +97,21 @@ EOF
     [[ "$output" != *"upgrade"* ]]
     [[ "$output" != *"driver version"* ]]
 }
+
+@test "make plot before any variant passes: one line and exit 0 (nothing to draw); without make bench's results: one line, exit 2" {
+    local l hdr
+    # a student's bench of a skeleton: every row not-implemented (the status column found by name)
+    hdr=$(printf 'lab\tvariant\tname\twidth\theight\tconfig\tkernel_ms_median\ttotal_ms_median\tgbps\tstatus')
+    for l in 01_cpu_conv 02_omp_sse 03_global_mem 06_matvec; do
+        mkdir -p "$TMP/$l"
+        printf '%s\n%s\n' "$hdr" "$(printf 'lab%s\t1\tnaive\t64\t48\tpinned=0\t0\t0\t0\tnot-implemented' "${l%%_*}")" \
+            >"$TMP/$l/bench.tsv"
+        run make -s -C "$KIT_ROOT/labs/$l" plot OUT="$TMP/$l"
+        [ "$status" -eq 0 ] || { echo "$l: $output"; false; }
+        [[ $output == "nothing to plot yet: no variant passed in $TMP/$l/bench.tsv"* && $output != *$'\n'* ]] ||
+            { echo "$l: $output"; false; }
+        run make -s -C "$KIT_ROOT/labs/$l" plot OUT="$TMP/$l/none"
+        [ "$status" -eq 2 ] || { echo "$l: $output"; false; }
+        [[ "$output" == "no $TMP/$l/none/bench.tsv: run make bench first"* ]] || { echo "$l: $output"; false; }
+    done
+}
