@@ -2,11 +2,13 @@
 #
 # Every part raises Failure instead of printing and exiting; cli.main prints "metrics: LINE" on
 # stderr and exits with the code. The codes are the tool's contract with its callers:
-#   2 bad usage or bad input, 3 the profiled command produced no metrics,
+#   2 bad usage or bad input, 3 the profiled command produced no metrics, 4 it produced none
+#   because the kit's program said its variant is not written yet (its exit status 4),
 #   5 ncu or gnuplot not found, 6 no permission for the GPU performance counters.
 
 USAGE = 2
 NO_METRICS = 3
+NOT_WRITTEN = 4
 NOT_FOUND = 5
 NO_PERMISSION = 6
 

@@ -16,6 +16,7 @@ Run `grading/metrics SUBCOMMAND --help` for the options of each.""", epilog="""\
 Mapping: grading/metrics.tsv; sets: grading/metric_sets.tsv.
 TSV columns: [label] kernel launch block grid legacy metric value unit
 Exit codes: 0 done, 2 bad usage or bad input, 3 the command produced no metrics,
+4 none because the kit's program said its variant is not written yet (its exit 4),
 5 ncu/gnuplot not found, 6 no permission for the GPU performance counters.
 Environment: NCU (the ncu to run), GNUPLOT (the gnuplot to run). Needs Python 3.8 or newer.""")
 
@@ -36,7 +37,8 @@ Runs  ncu --csv --page raw --print-units base --clock-control none --metrics LIS
       [-k regex:REGEX] [-c N] COMMAND ARGS...
 with the ncu metrics of the set (default: all) and prints the TSV of `parse`.""", epilog="""\
 ncu is taken from $NCU, else PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute/*/.
-Exit 3: the command produced no metrics; 5: ncu not found; 6: no counter permission.""")
+Exit 3: the command produced no metrics (4: the kit's program said not implemented);
+5: ncu not found; 6: no counter permission.""")
 
 LIST = dict(usage="grading/metrics list [--set NAME | --sets]", description="""\
 Prints the legacy nvprof -> ncu mapping as a table (legacy, ncu expression, unit, note), only the

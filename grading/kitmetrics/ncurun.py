@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 
-from .failure import Failure, NO_METRICS, NO_PERMISSION, NOT_FOUND, USAGE
+from .failure import Failure, NO_METRICS, NO_PERMISSION, NOT_FOUND, NOT_WRITTEN, USAGE
 from .inputs import decode, lines_of
 
 CUDA_NCU = "/usr/local/cuda/bin/ncu"
@@ -96,11 +96,16 @@ def has_csv_header(text):
 
 def check_output(status, text, kernel=""):
     """Raise the Failure that explains an ncu output without metrics: 6 without permission for the
-    counters, 3 (with the output's last lines) when ncu printed no CSV header."""
+    counters, 4 when the program ended with the kit's "not implemented" status (4: a student's
+    variant not written yet; ncu passes the program's status on, and says it), 3 (with the
+    output's last lines) for any other output without a CSV header."""
     if PERMISSION_ERROR in text:
         raise Failure(NO_PERMISSION, NO_PERMISSION_LINE)
     if has_csv_header(text):
         return
+    if status == 4 or "The application returned an error code (4)" in text:
+        raise Failure(NOT_WRITTEN, "the profiled program says its variant is not written yet "
+                      "(exit 4, not implemented): nothing to profile")
     if status != 0:
         line = ("the profiled command failed (ncu exit status %d) and produced no metrics; "
                 "last lines of its output:" % status)

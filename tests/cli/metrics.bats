@@ -318,6 +318,13 @@ field() {
     [[ "$output" == *"first mismatch at x=3 y=0"* ]]
 }
 
+@test "run: the program's not-implemented status (4) with no CSV gives exit 4 and says so" {
+    FAKE_NCU_OUT="$FIX/not_csv.txt" FAKE_NCU_RC=4 NCU="$FAKE" run "$METRICS" run -- ./lab03
+    [ "$status" -eq 4 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == *"not written yet"* ]]
+}
+
 @test "run: NCU pointing nowhere gives exit 5" {
     NCU=/nonexistent run "$METRICS" run -- ./lab03
     [ "$status" -eq 5 ]

@@ -29,6 +29,8 @@ rm -f "$LIVE/$$"
 case ${FAKE_NCU:-} in
     perm) echo "==ERROR== ERR_NVGPUCTRPERM"; exit 1 ;;
     fail) case "$*" in *"--variant 2 "*) echo "the program broke"; exit 1 ;; esac ;;
+    notwritten) case "$*" in *"--variant "[2-9]" "*)
+        echo "==ERROR== The application returned an error code (4)."; exit 4 ;; esac ;;
     warn) cat "$FIX"; exit 3 ;;
 esac
 cat "$FIX"
@@ -89,6 +91,18 @@ labels() { cut -f1 "$OUT" | tail -n +2 | uniq | tr '\n' ' '; }
     [ "$status" -eq 1 ]
     [ "$output" = "profile: v2 failed (exit 3)" ]
     [[ "$stderr" == *"the program broke"* ]]
+    [ ! -e "$OUT" ]
+}
+
+@test "profile: a variant not written yet (the program's exit 4) is skipped and said; none written: no table, exit 0" {
+    FAKE_NCU=notwritten run --separate-stderr "$PROFILE" /bin/lab-bin lab04 64x48 "1 2 3" "$OUT"
+    [ "$status" -eq 0 ] || { echo "$output $stderr"; false; }
+    [[ "$output" == *"profile: v2 not written yet (the program says not implemented): skipped"* ]]
+    [[ "$output" == *"profile: v3 not written yet"* ]]
+    [ "$(labels)" = "v1 " ]
+    FAKE_NCU=notwritten run --separate-stderr "$PROFILE" /bin/lab-bin lab04 64x48 "2 3" "$OUT"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"profile: nothing profiled: no variant is written yet" ]]
     [ ! -e "$OUT" ]
 }
 
