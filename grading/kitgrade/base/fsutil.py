@@ -321,6 +321,25 @@ def read_regular(path, max_bytes):
     return read_plain(path, max_bytes)[0]
 
 
+def read_text(path, max_bytes):
+    """A grader-owned file's text (read_regular, decoded as UTF-8, bad bytes replaced); "" when
+    it cannot be read."""
+    return (read_regular(path, max_bytes) or b"").decode("utf-8", "replace")
+
+
+def key_values(path, head_only=False):
+    """{KEY: VALUE} of a grader-owned file's `KEY: VALUE` lines, the first line of a key
+    standing; HEAD_ONLY: only those before its first empty line."""
+    st = {}
+    for ln in read_text(path, 1 << 20).splitlines():
+        if head_only and not ln:
+            break
+        k, sep, v = ln.partition(": ")
+        if sep:
+            st.setdefault(k.strip(), v)
+    return st
+
+
 # ---------------------------------------------------------------------------------------
 # A box's files (a sandbox.Box's, or its tests' stand-in's): the functions above, the folders
 # made given to the box's user.

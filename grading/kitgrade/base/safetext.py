@@ -11,8 +11,9 @@ content), made safe where it is read:
   a formula; a number (-3.5) stays a number;
 - json_text: JSON whose strings keep their letters as they are and every control or invisible
   character escaped (\\u009b), so that showing the file shows no escape sequence;
-- md, block, gp_string: Markdown inline text that renders as written (never HTML, a link or a
-  table cell's end), a fenced block no content can close, a gnuplot string.
+- md, block, fence, gp_string: Markdown inline text that renders as written (never HTML, a
+  link or a table cell's end), a fenced block no content can close and its fence, a gnuplot
+  string.
 """
 import json
 import re
@@ -77,9 +78,14 @@ def block(text, max_lines=20, max_chars=4000):
     backticks in it); control characters other than tabs go."""
     text = text[:max_chars]
     lines = [clean(ln, keep="\t") for ln in text.splitlines()[:max_lines]]
-    runs = [len(m) for m in re.findall(r"`+", "\n".join(lines))]
-    fence = "`" * max(3, max(runs, default=0) + 1)
-    return "%s text\n%s\n%s\n" % (fence, "\n".join(lines), fence)
+    f = fence("\n".join(lines))
+    return "%s text\n%s\n%s\n" % (f, "\n".join(lines), f)
+
+
+def fence(text):
+    """A Markdown code fence TEXT cannot close: more backticks than its longest run (3 at
+    least)."""
+    return "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
 
 
 def gp_string(s):

@@ -330,12 +330,6 @@ class Sandbox(_BwrapView):
             self._closed = True
         release_mounts_below(self.workroot)
 
-    def __enter__(self) -> "Sandbox":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
 
 # ---------------------------------------------------------------------------------------- Box
 
@@ -512,9 +506,3 @@ class Box:
                 if self._lease is not None:
                     self._lease.release()
                     self._lease = None
-
-    def __enter__(self) -> "Box":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()

@@ -78,10 +78,6 @@ class Lease:
         self._pool = pool
         self._fd: Optional[int] = fd
 
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
     def release(self) -> None:
         fd, self._fd = self._fd, None
         if fd is None:
@@ -89,15 +85,6 @@ class Lease:
         with self._pool._lock:
             self._pool._mine.discard(self.uid)
         os.close(fd)  # closing the only descriptor of the file drops the flock
-
-    def __enter__(self) -> "Lease":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.release()
-
-    def __repr__(self) -> str:
-        return f"Lease(uid={self.uid}, held={self.held})"
 
 
 class UidPool:

@@ -18,7 +18,7 @@ from ..driver.outputs import write_outputs
 from ..driver.setup import Fatal, gpu_query
 from ..scoring import report, summary
 from . import claims
-from .slurm import round_dir, rounds, task_facts
+from .slurm import round_dir, rounds
 
 MARK = "# Slurm tasks (the machines each student was timed on, with its own reference)"
 
@@ -29,8 +29,7 @@ def task_dir(out, shard):
 
 
 def cpu_model():
-    data = fsutil.read_regular("/proc/cpuinfo", 1 << 20) or b""
-    for ln in data.decode("utf-8", "replace").splitlines():
+    for ln in fsutil.read_text("/proc/cpuinfo", 1 << 20).splitlines():
         k, sep, v = ln.partition(":")
         if sep and k.strip() == "model name":
             return v.strip()
@@ -122,7 +121,7 @@ class Shard:
     def ended(self, i):
         """Whether task I has ended (finished, failed or interrupted): the students of its
         share it never claimed are anyone's then (work stealing)."""
-        st = task_facts(os.path.join(self.rd, "tasks", "%d" % i, "task.txt"))
+        st = fsutil.key_values(os.path.join(self.rd, "tasks", "%d" % i, "task.txt"), head_only=True)
         return st.get("state") in ("finished", "failed", "interrupted")
 
     def done(self, rec):
@@ -143,7 +142,7 @@ def task_lines(out):
         except OSError:
             continue
         for i in idx:
-            st = task_facts(os.path.join(tdir, "%d" % i, "task.txt"))
+            st = fsutil.key_values(os.path.join(tdir, "%d" % i, "task.txt"), head_only=True)
             if not st:
                 continue
             lines.append("round %d task %d: %s, job %s, %s graded, %s" % (
@@ -163,7 +162,7 @@ def with_tasks(txt, lines):
 def merge(ctx, students, skipped, g):
     """--merge-only: every output of the end of a grading, from the results in OUT."""
     path = os.path.join(ctx.out, "grading.txt")
-    txt = (fsutil.read_regular(path, 1 << 20) or b"").decode("utf-8", "replace")
+    txt = fsutil.read_text(path, 1 << 20)
     lines = task_lines(ctx.out)
     txt = with_tasks(txt, lines)
     fsutil.atomic_write(path, txt)
@@ -171,7 +170,7 @@ def merge(ctx, students, skipped, g):
     write_outputs(g, ctx, txt)
     if lines:
         sp = os.path.join(ctx.out, "summary.md")
-        s = (fsutil.read_regular(sp, 64 << 20) or b"").decode("utf-8", "replace")
+        s = fsutil.read_text(sp, 64 << 20)
         s += "\n## Slurm tasks\n\nEach student's speed is scored against the reference timed " \
              "in the same task, on the same machine:\n\n" + "".join(
                  "- %s\n" % report.md(x) for x in lines)

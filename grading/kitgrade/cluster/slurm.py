@@ -244,16 +244,3 @@ def queue_states(ids):
         if len(t) == 2:
             res[t[0]] = t[1]
     return res
-
-
-def task_facts(path):
-    """The KEY: VALUE lines at the head of a round.txt or task.txt (up to its first empty line)."""
-    data = fsutil.read_regular(path, 1 << 20)
-    st = {}
-    for ln in (data or b"").decode("utf-8", "replace").splitlines():
-        if not ln:
-            break
-        k, sep, v = ln.partition(": ")
-        if sep:
-            st.setdefault(k, v)
-    return st

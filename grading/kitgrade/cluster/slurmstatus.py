@@ -9,7 +9,7 @@ import sys
 from ..base import fsutil
 from ..scoring import report
 from . import claims
-from .slurm import queue_states, round_dir, rounds, task_facts
+from .slurm import queue_states, round_dir, rounds
 
 USAGE_LINE = "usage: grading/grade --status OUT"
 
@@ -35,21 +35,21 @@ def status_line(out, queue=None):
         return "%s: graded %d of %d; no Slurm round" % (out, n, len(have))
     rnd = rs[-1]
     rd = round_dir(out, rnd)
-    data = fsutil.read_regular(os.path.join(rd, "students.txt"), 64 << 20) or b""
-    ids = [x for x in data.decode("utf-8", "replace").splitlines() if x]
+    ids = [x for x in fsutil.read_text(os.path.join(rd, "students.txt"), 64 << 20).splitlines()
+           if x]
     everyone = have | set(ids)
     graded = {s for s in everyone if _graded(out, s)}
     mine = [s for s in ids if s in graded]
     cl = claims.all_claims(os.path.join(rd, "claims"))
     busy = [s for s in cl if s not in graded]
-    rt = task_facts(os.path.join(rd, "round.txt"))
+    rt = fsutil.key_values(os.path.join(rd, "round.txt"), head_only=True)
     array, merge = rt.get("array-job", ""), rt.get("merge-job", "")
     tasks = int(rt.get("tasks", "0") or 0)
     if queue is None:
         queue = queue_states([j for j in (array, merge) if j])
     parts = []
     for i in range(tasks):
-        tf = task_facts(os.path.join(rd, "tasks", "%d" % i, "task.txt"))
+        tf = fsutil.key_values(os.path.join(rd, "tasks", "%d" % i, "task.txt"), head_only=True)
         q = queue.get("%s_%d" % (array, i), "") if array else ""
         state = q.lower() if q else tf.get("state", "pending" if not tf else "?")
         if not q and state == "running" and queue and array:

@@ -76,10 +76,11 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..base.fsutil import others_reach, read_regular, remove_tree, usage
+from ..base.fsutil import others_reach, read_text, remove_tree, usage
 from .gitdates import BadDate, Commit, _git_time, date_flags, effective_times, pick_commit
 from .gitstore import MAX_BYTES as STORE_MAX_BYTES, GitError, copy_store
 from .late import format_time, parse_time
+from .roster import delimiter
 
 __all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "read_repo_list",
            "is_url", "clone", "submitted_rows", "take", "pick_commit", "effective_times",
@@ -248,10 +249,10 @@ class GitReader:
 
     def clone_time(self, git_dir: Path) -> Optional[datetime]:
         """When the clone was made or last fetched, from the grader's own records in it."""
-        data = read_regular(git_dir / "logs" / "HEAD", 4 << 20)
-        if data:
+        text = read_text(git_dir / "logs" / "HEAD", 4 << 20)
+        if text:
             last = None
-            for line in data.decode("utf-8", "replace").splitlines():
+            for line in text.splitlines():
                 m = re.search(r"> (\d+) ([+-]\d{4})\t", line)
                 if m:
                     last = m
@@ -516,9 +517,7 @@ def submitted_rows(path, *, default_tz: Optional[tzinfo] = None
     student's name of its own kind only (classlist)."""
     with open(path, "rb") as f:
         text = f.read(16 << 20).decode("utf-8-sig", "replace")
-    first = text.split("\n", 1)[0]
-    delim = max((",", ";", "\t"), key=first.count)
-    rows = list(csv.reader(io.StringIO(text), delimiter=delim))
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter(text)))
     if not rows:
         raise ValueError("%s: empty" % path)
     head = {h.strip().lower(): i for i, h in enumerate(rows[0])}

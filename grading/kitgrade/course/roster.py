@@ -145,7 +145,9 @@ def _norm(h: str) -> str:
     return " ".join(h.strip().lower().split())
 
 
-def _delimiter(text: str) -> str:
+def delimiter(text: str) -> str:
+    """The separator of a CSV export, from its first line: the most frequent of comma,
+    semicolon and tab (a comma where they tie)."""
     first = text.split("\n", 1)[0]
     counts = {d: first.count(d) for d in (",", ";", "\t")}
     return max(counts, key=lambda d: (counts[d], d == ","))
@@ -153,7 +155,7 @@ def _delimiter(text: str) -> str:
 
 def parse_roster(text: str, *, login_column: Optional[str] = None,
                  source: str = "roster") -> Roster:
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=_delimiter(text)))
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter(text)))
     while rows and not any(c.strip() for c in rows[0]):
         rows.pop(0)
     if not rows:

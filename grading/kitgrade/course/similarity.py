@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..base.fsutil import plain_folder, read_plain
-from ..base.safetext import clean
+from ..base.safetext import clean, fence
 
 __all__ = ["SimilarityError", "Passage", "Pair", "Report", "find_tool", "collect", "compare",
            "markdown"]
@@ -273,11 +273,6 @@ def _clean(line: str, width: int) -> str:
     return line[:width - 1] + "\u2026" if len(line) > width else line
 
 
-def _fence(block: str) -> str:
-    longest = max((len(m) for m in re.findall(r"`+", block)), default=0)
-    return "`" * max(3, longest + 1)
-
-
 def markdown(report: Report, *, max_pairs: int = 100, max_passages: int = 6,
              max_lines: int = 40, width: int = 60) -> str:
     out = ["# Similarity", "",
@@ -325,8 +320,8 @@ def markdown(report: Report, *, max_pairs: int = 100, max_passages: int = 6,
             if n > max_lines:
                 rows.append("... %d more lines" % (n - max_lines))
             block = "\n".join(rows)
-            fence = _fence(block)
-            out += [fence + "text", block, fence, ""]
+            f = fence(block)
+            out += [f + "text", block, f, ""]
         if len(p.passages) > max_passages:
             out += ["%d smaller passages are left out." % (len(p.passages) - max_passages), ""]
     if report.notes:

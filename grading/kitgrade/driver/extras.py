@@ -109,8 +109,7 @@ def profile(ctx, r, slot):
                              env=ctx.env(slot))
             tsv = os.path.join(r.sd, "logs", name + ".out")
             if res.rc == 0:
-                data = (fsutil.read_regular(tsv, 16 << 20) or b"").decode("utf-8", "replace")
-                lines = data.splitlines()
+                lines = fsutil.read_text(tsv, 16 << 20).splitlines()
                 if os.path.isfile(out):
                     lines = lines[1:]
                 with open(out, "a", encoding="utf-8") as f:

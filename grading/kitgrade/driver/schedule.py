@@ -145,8 +145,7 @@ class Grading:
         br = build.BuildResult(ms=(time.monotonic() - t0) * 1000.0)
         text = "".join("%s: not compiled: its bytes are the reference's, whose build's object "
                        "was used\n" % f for f in seeded) + build.clean_log(
-            (fsutil.read_regular(log, 16 << 20) or b"").decode("utf-8", "replace"),
-            str(box.root), ctx.pristine)
+            fsutil.read_text(log, 16 << 20), str(box.root), ctx.pristine)
         fsutil.atomic_write(log, text)
         br.warnings = [ln for ln in text.splitlines() if "warning" in ln][:5]
         if res.breach:
@@ -218,9 +217,9 @@ class Grading:
                     self.count("building", -1)
                     self.ref_built.set()
             if br.status != "ok":
-                log = (fsutil.read_regular(os.path.join(sd, "build.log"), 1 << 20) or b"")
+                log = fsutil.read_text(os.path.join(sd, "build.log"), 1 << 20)
                 return self.fail("the reference solution does not build (%s: %s):\n%s" % (
-                    br.status, br.reason, log.decode("utf-8", "replace")[-2000:]))
+                    br.status, br.reason, log[-2000:]))
             slot = self.slot_of(0)
             with self.cores.take(1, urgent=_yes) as cs, self._gpu_shared(slot):
                 r = Runner(ctx, box, sd, slot, cs, is_ref=True)

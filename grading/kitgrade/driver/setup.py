@@ -35,16 +35,6 @@ class Fatal(Exception):
         self.code = code
 
 
-def read_state(path):
-    st = {}
-    data = fsutil.read_regular(path, 1 << 20)
-    for ln in (data or b"").decode("utf-8", "replace").splitlines():
-        k, sep, v = ln.partition(": ")
-        if sep:
-            st.setdefault(k.strip(), v)
-    return st
-
-
 def lock(out):
     """Hold OUT/.lock for the grader's life (released when it ends, however it ends)."""
     fd = os.open(os.path.join(out, ".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -98,7 +88,7 @@ def build_tools(kit, log, env):
     with open(log, "wb") as f:
         rc = subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, env=env).returncode
     if rc != 0:
-        text = (fsutil.read_regular(log, 1 << 20) or b"").decode("utf-8", "replace")
+        text = fsutil.read_text(log, 1 << 20)
         raise Fatal("cannot build the grader's checker (%s):\n%s" % (log, text[-3000:]), 1)
 
 
@@ -346,7 +336,7 @@ def hold_work(priv):
 
 
 def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
-    state = read_state(os.path.join(out, "grading.txt"))
+    state = fsutil.key_values(os.path.join(out, "grading.txt"))
     seed, resumed = choose_seed(opts, state, lab.nn)
     started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     priv = None
@@ -436,8 +426,8 @@ def finish_setup(ctx, tools, mode):
                             env=_pristine_env(ctx.cuda_arch), force=ctx.opts.force,
                             shared=ctx.pristine != os.path.join(ctx.home, "pristine"))
     except build.KitError as e:
-        log = (fsutil.read_regular(os.path.join(ctx.out, "pristine.log"), 1 << 20) or b"")
-        raise Fatal("%s\n%s" % (e, log.decode("utf-8", "replace")[-3000:]), 1)
+        log = fsutil.read_text(os.path.join(ctx.out, "pristine.log"), 1 << 20)
+        raise Fatal("%s\n%s" % (e, log[-3000:]), 1)
     ro = [ctx.pristine]
     deps = os.path.join(ctx.lab.kit, ".deps")
     if os.path.isdir(deps):

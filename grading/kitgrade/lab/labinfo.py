@@ -1,7 +1,7 @@
 """What the lab is, as its checker describes it (`check-NN describe`).
 
 What the lab is: its parts, variants, spans, ceilings and, per hidden case, each variant's
-output shape, tolerance and the bytes it must move, as the lab's checker describes them
+output shape and the bytes it must move, as the lab's checker describes them
 (`grading/build/check-NN describe [--part P ARGS...]`, DESIGN.md "The checker"). The grader
 names no lab: everything it knows of one comes from here and from the rubric.
 
@@ -16,7 +16,6 @@ and with a case's arguments (`describe --part P -- ARGS...`) also
               {"v": 4, "supported": false, "why": "..."}, ...]}   or {"error": "..."}}
 """
 import json
-import math
 import subprocess
 from dataclasses import dataclass, field
 from typing import Dict
@@ -50,9 +49,6 @@ class Output:
     w: int = 0
     h: int = 0
     c: int = 0
-    planar: int = 0
-    atol: float = float("nan")
-    rtol: float = float("nan")
     bytes: float = 0.0         # bytes the variant must move at least
 
     @property
@@ -64,7 +60,6 @@ class Output:
 @dataclass
 class LabInfo:
     lab: str
-    title: str = ""
     gpu: bool = False
     parts: Dict[str, Dict[int, VariantInfo]] = field(default_factory=dict)
 
@@ -91,8 +86,7 @@ def _variants(part_json):
 
 def from_json(data, lab=""):
     """LabInfo from describe's JSON (a dict)."""
-    info = LabInfo(lab=str(data.get("lab", lab)), title=str(data.get("title", "")),
-                   gpu=bool(data.get("gpu", False)))
+    info = LabInfo(lab=str(data.get("lab", lab)), gpu=bool(data.get("gpu", False)))
     parts = data.get("parts")
     if parts is None:
         parts = [dict(data, name=data.get("part", ""))]
@@ -135,17 +129,9 @@ def outputs_from_json(data, part=""):
             na=str(na) if na else "",
             type=str(o.get("type", "")),
             w=int(_num(o, "w", "width")), h=int(_num(o, "h", "height")),
-            c=int(_num(o, "c", "channels", default=1)), planar=int(_num(o, "planar")),
-            atol=_float(o.get("atol")), rtol=_float(o.get("rtol")),
+            c=int(_num(o, "c", "channels", default=1)),
             bytes=float(_num(v, "bytes", default=0) or 0))
     return res
-
-
-def _float(x):
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return math.nan
 
 
 def _run(argv, what):

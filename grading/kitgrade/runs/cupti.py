@@ -173,19 +173,24 @@ def managed_live(tr, l0, l1):
     return seen + sum(live.values())
 
 
-def union_ns(recs):
-    """The time covered by the records' intervals, overlaps counted once."""
+def covered(spans):
+    """The length the (start, end) SPANS cover together, overlaps counted once."""
     total, cur_s, cur_e = 0.0, None, None
-    for r in sorted(recs, key=lambda r: r.start):
-        if cur_e is None or r.start > cur_e:
+    for s, e in sorted(spans, key=lambda p: p[0]):
+        if cur_e is None or s > cur_e:
             if cur_e is not None:
                 total += cur_e - cur_s
-            cur_s, cur_e = r.start, r.end
+            cur_s, cur_e = s, e
         else:
-            cur_e = max(cur_e, r.end)
+            cur_e = max(cur_e, e)
     if cur_e is not None:
         total += cur_e - cur_s
     return total
+
+
+def union_ns(recs):
+    """The time covered by the records' intervals, overlaps counted once."""
+    return covered((r.start, r.end) for r in recs)
 
 
 def envelope_ns(recs, since=None):

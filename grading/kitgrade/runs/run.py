@@ -56,9 +56,8 @@ def first_error(path, prefer=None):
     """The first meaningful line of a run's standard error, its paths to a student's files
     cut to their names (source_names); with PREFER (a string), the first such line that holds
     it if one does (one run of several variants: the variant's own)."""
-    data = fsutil.read_regular(path, 8 << 20) or b""
     lines = []
-    for ln in data.decode("utf-8", "replace").splitlines():
+    for ln in fsutil.read_text(path, 8 << 20).splitlines():
         s = one_line(ln, 1 << 20)
         if s and not s.startswith("bash: line") and \
                 not re.search(r"Segmentation fault|Aborted|core dumped", s):
@@ -70,7 +69,7 @@ def first_error(path, prefer=None):
 
 def runtime_status(errfile, rc, ctx):
     """A variant that reported an error (or a run that ended with one), in plain words."""
-    data = (fsutil.read_regular(errfile, 8 << 20) or b"").decode("utf-8", "replace")
+    data = fsutil.read_text(errfile, 8 << 20)
     line = first_error(errfile)
     if "Resource temporarily unavailable" in data:
         return "process-limit", "hit the limit of %s processes: %s" % (
@@ -360,6 +359,13 @@ class Runner:
         self.outcomes.append(Outcome(c.name, c.part, v, st, why, c.kind))
         return True
 
+    def no_device(self, c, variants):
+        """The harness found no CUDA device (exit 77): VARIANTS of case C are skipped."""
+        self.nodev = True
+        for v in variants:
+            self.outcomes.append(Outcome(c.name, c.part, v, "skipped", "no CUDA device here",
+                                         c.kind))
+
     def hung(self, case, v, res):
         """Variant V of CASE was the one running when a run of several (RES) ran out of time.
         A run that spent most of its time on a core (a loop, or a wait for a kernel that never
@@ -445,11 +451,8 @@ class Runner:
         if self.is_ref and self.rounds == 1 and res.breach is None:
             ctx.ref_together_s = max(ctx.ref_together_s, res.wall_ms / 1000.0)
         if res.rc == 77 and res.breach is None:
-            self.nodev = True
             for c in cases:
-                for v in c.variants:
-                    self.outcomes.append(Outcome(c.name, c.part, v, "skipped",
-                                                 "no CUDA device here", c.kind))
+                self.no_device(c, c.variants)
             return {c.name for c in cases}
         stop = None
         for c in cases:
@@ -504,10 +507,7 @@ class Runner:
             res, err = self.run([self.binary, "--quiet"] + self.case_argv(c, dump, which),
                                 c.name)
             if res.rc == 77 and res.breach is None and res.signal is None:
-                self.nodev = True
-                for v in run:
-                    self.outcomes.append(Outcome(c.name, c.part, v, "skipped",
-                                                 "no CUDA device here", c.kind))
+                self.no_device(c, run)
                 return
             descs = {v: self.desc(rel, v) for v in run}
             ok = res.rc in OK_RCS and res.breach is None and res.signal is None and \

@@ -151,9 +151,7 @@ class Timer(RunChecks):
             dump = fsutil.bmkdir(box, rel, fresh=True)
             for v in vs:
                 rels[(case.name, v)] = rel
-            line = ["--dump", dump] + (["--part", case.part] if case.part else [])
-            lines.append(line + ["--variant", ",".join(map(str, vs))] + list(case.args) +
-                         ["--reps", str(self.reps)])
+            lines.append(self.stu.case_argv(case, dump, ",".join(map(str, vs)), self.reps))
         if len(lines) == 1:
             return lines[0], rels
         cases = "time/%s-%s-p%d%s.cases" % (self.tag, who, pair, label)
@@ -217,9 +215,9 @@ class Timer(RunChecks):
         self.stu.runs.append(record)
         trace = None
         if cpath:
-            data = fsutil.read_regular(cpath, 512 << 20)
+            text = fsutil.read_text(cpath, 512 << 20)
             os.unlink(cpath)
-            trace = cupti.parse(data.decode("utf-8", "replace")) if data else cupti.Trace()
+            trace = cupti.parse(text) if text else cupti.Trace()
         descs, whys = {}, {}
         for (cname, v), rel in rels.items():
             data, whys[(cname, v)] = box.read_file("%s/v%d.txt" % (rel, v), 1 << 20)

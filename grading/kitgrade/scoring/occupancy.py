@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 from ..base.safetext import cell
+from ..runs.cupti import covered
 
 
 def kind_of(run):
@@ -72,19 +73,6 @@ def lane_order(rows):
     return sorted({r[0] for r in rows}, key=key)
 
 
-def busy(intervals):
-    """Seconds covered by the union of (start, end) intervals."""
-    total, end = 0.0, None
-    for s, e in sorted(intervals):
-        if end is None or s > end:
-            total += e - s
-            end = e
-        elif e > end:
-            total += e - end
-            end = e
-    return total
-
-
 def totals(rows):
     if not rows:
         return "occupancy: no run with a start and a duration in the results"
@@ -95,14 +83,15 @@ def totals(rows):
             continue
         mine = [r for r in rows if r[0] == lane]
         parts.append("%s busy %.1f s (timed runs %.1f s, correctness runs %.1f s)" % (
-            lane, busy([(r[1], r[2]) for r in mine]),
-            busy([(r[1], r[2]) for r in mine if r[3] == "timed"]),
-            busy([(r[1], r[2]) for r in mine if r[3] == "correctness"])))
+            lane, covered([(r[1], r[2]) for r in mine]),
+            covered([(r[1], r[2]) for r in mine if r[3] == "timed"]),
+            covered([(r[1], r[2]) for r in mine if r[3] == "correctness"])))
     cores = [r for r in rows if r[0].startswith("core")]
     if cores:
         parts.append("%d cores, busy %.1f core-s in all" % (
             len({r[0] for r in cores}),
-            sum(busy([(r[1], r[2]) for r in cores if r[0] == lane]) for lane in {r[0] for r in cores})))
+            sum(covered([(r[1], r[2]) for r in cores if r[0] == lane])
+                for lane in {r[0] for r in cores})))
     return "occupancy: " + "; ".join(parts)
 
 

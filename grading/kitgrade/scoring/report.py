@@ -17,11 +17,6 @@ def _f(x, fmt="%.1f"):
     return "-" if x is None else fmt % x
 
 
-def _read(path, n=1 << 20):
-    data = fsutil.read_regular(path, n)
-    return data.decode("utf-8", "replace") if data is not None else ""
-
-
 def write_views(sd, rec):
     """tests.tsv, score.tsv, perf.tsv, files.txt and result.tsv, from the record."""
     def tsv(fields):
@@ -103,7 +98,7 @@ def write_report(sd, rec, g):
                                                                                   len(warn)))
             L.append(block("\n".join(warn), 5))
         if b["status"] != "ok":
-            L.append(block(_read(os.path.join(sd, "build.log")), 25))
+            L.append(block(fsutil.read_text(os.path.join(sd, "build.log"), 1 << 20), 25))
     if rec["cases"]:
         L.append("## Hidden tests\n")
         L.append("| variant | case | input | result | detail |")
@@ -168,7 +163,7 @@ def write_report(sd, rec, g):
         L.append("![time against the reference](time.png)\n")
     if os.path.isfile(os.path.join(sd, "profile.tsv")):
         L.append("## Profiler metrics\n")
-        L.append(block(_read(os.path.join(sd, "profile.tsv")), 60))
+        L.append(block(fsutil.read_text(os.path.join(sd, "profile.tsv"), 1 << 20), 60))
     for key, what in (("profile_note", "Profiler"), ("sanitize_note", "Sanitizer")):
         if rec.get(key):
             L.append("%s: %s\n" % (what, md(rec[key])))
@@ -181,7 +176,7 @@ def write_report(sd, rec, g):
         if not name.endswith(".err") or shown >= 3:
             continue
         text = "\n".join(source_names(ln[:4000]) for ln in
-                         _read(os.path.join(logs, name), 64 << 10).splitlines())
+                         fsutil.read_text(os.path.join(logs, name), 64 << 10).splitlines())
         if not text.strip():
             continue
         shown += 1
