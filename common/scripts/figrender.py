@@ -44,6 +44,15 @@ def fmt(v):
     return ("%%.%df" % digits) % v
 
 
+def figure_text(text):
+    """A measured value as the figures write it: an integer (a count) keeps its digits as
+    written, any other number four significant figures (fmt), anything else as it is."""
+    if re.fullmatch(r"-?[0-9]{1,15}", text or ""):
+        return text
+    v = num(text)
+    return fmt(v) if v is not None else (text if text is not None else "-")
+
+
 # ------------------------------------------------------------------ rendering
 
 def read_figures(path):

@@ -23,7 +23,7 @@ import re
 import statistics
 import sys
 
-from figrender import FIELDS, fmt, num, read_figures, render  # noqa: F401 (read_figures: for its callers)
+from figrender import FIELDS, figure_text, fmt, num, read_figures, render  # noqa: F401 (read_figures: for its callers)
 
 
 # ------------------------------------------------------------------ reading
@@ -171,10 +171,9 @@ def profile_figures(src, out):
     table = "profiler metrics" + ("" if src.name == "profile" else ", " + src.name.replace("profile-", ""))
     for r, _ in src.rows:
         label = r.get("label") or r.get("kernel", "?")
-        v = num(r.get("value"))
         unit = r.get("unit", "")
         column = r["legacy"] + (" (%s)" % unit if unit and unit not in ("-", "") else "")
-        out.append((table, label, column, fmt(v) if v is not None else r.get("value", "-")))
+        out.append((table, label, column, figure_text(r.get("value", "-"))))
 
 
 def table_figures(src, out):
@@ -192,10 +191,7 @@ def table_figures(src, out):
         label = " ".join(names[:1]) + "".join(", %s %s" % (c, r.get(c, "?")) for c in h[2 if h[:2] == ["variant", "name"] and keys >= 2 else 1:keys])
         cols = h[keys:]
         for col in cols:
-            v = num(r.get(col))
-            text = r.get(col, "-")
-            out.append((src.name, label, col, text if re.fullmatch(r"-?[0-9]{1,15}", text or "")
-                        else fmt(v) if v is not None else text))
+            out.append((src.name, label, col, figure_text(r.get(col, "-"))))
 
 
 def collect(args):

@@ -80,6 +80,21 @@ FX="$KIT_ROOT/tests/cli/fixtures/h100-lab04"
     grep -qP '^sweep\tv4 registers, radius 80\tkernel_ms\t0.1346$' "$f"
 }
 
+@test "collect: a profiler's counts keep their digits as written, other values four figures, NA as it is" {
+    lab="$BATS_TEST_TMPDIR/03_global_mem"
+    mkdir -p "$lab"
+    printf 'label\tkernel\tlaunch\tblock\tgrid\tlegacy\tmetric\tvalue\tunit\n%s\n%s\n%s\n' \
+        $'v1\tk\t0\t(32,8,1)\t(9,9,1)\tshared_ld_bank_conflict\tm1\t736\t-' \
+        $'v1\tk\t0\t(32,8,1)\t(9,9,1)\tgld_efficiency\tm2\t84.716\t%' \
+        $'v1\tk\t0\t(32,8,1)\t(9,9,1)\tdram_read_throughput\tm3\tNA\tbyte/s' >"$BATS_TEST_TMPDIR/profile.tsv"
+    run python3 "$FIG" collect --lab-dir "$lab" --machine X --commit abc123 --driver 1 "$BATS_TEST_TMPDIR/profile.tsv"
+    [ "$status" -eq 0 ] || { echo "$output"; false; }
+    f="$lab/figures/X.tsv"
+    grep -qP '^profiler metrics\tv1\tshared_ld_bank_conflict\t736$' "$f" || { cat "$f"; false; }
+    grep -qP '^profiler metrics\tv1\tgld_efficiency \(%\)\t84.72$' "$f"
+    grep -qP '^profiler metrics\tv1\tdram_read_throughput \(byte/s\)\tNA$' "$f"
+}
+
 @test "render writes the tables between the markers and check finds a changed figure" {
     lab="$BATS_TEST_TMPDIR/04_shared_mem"
     mkdir -p "$lab"
