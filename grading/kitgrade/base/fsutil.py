@@ -11,6 +11,7 @@ import os
 import re
 import stat
 import tempfile
+from contextlib import suppress
 
 # a folder opened with no link followed (every step of every walk below)
 DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -52,10 +53,8 @@ def atomic_write(path, data, mode=0o644):
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -84,10 +83,8 @@ def _walk(root, names, create=False, uid=None, mode=0o755, replace=True):
             made = False
             if create:
                 st = None
-                try:
+                with suppress(FileNotFoundError):
                     st = os.stat(p, dir_fd=fd, follow_symlinks=False)
-                except FileNotFoundError:
-                    pass
                 if st is not None and not stat.S_ISDIR(st.st_mode) and replace:
                     os.unlink(p, dir_fd=fd)
                     st = None

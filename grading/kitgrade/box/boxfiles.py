@@ -2,11 +2,10 @@
 
 Its tmpfs mount (root only) and the disk it uses, walked with no link followed (its files are
 reached through base/fsutil.py's walks). Part of sandbox.py (Box's methods use these)."""
-from __future__ import annotations
-
 import ctypes
 import ctypes.util
 import os
+from contextlib import suppress
 from typing import List, Optional, Sequence
 
 from ..base.fsutil import DIR, usage_at as _usage_at  # noqa: F401 (sandbox.py uses it)
@@ -52,10 +51,8 @@ def release_mounts_below(root: str) -> None:
     """Detach every mount below ROOT, best effort (the boxes' tmpfs of a grading that ended
     without closing them)."""
     for mp in _mounts_below(root):
-        try:
+        with suppress(OSError):
             _umount(mp)
-        except OSError:
-            pass
 
 
 def _is_mount(path: str) -> bool:

@@ -2,8 +2,6 @@
 
 What a run sees: whether bubblewrap works here, and the command line that gives a run its allow-
 list view of the machine. Part of sandbox.py: Sandbox gets these methods from _BwrapView."""
-from __future__ import annotations
-
 import os
 import subprocess
 import sys

@@ -3,13 +3,12 @@
 The cgroups of the sandbox's runs (v1 or v2): the grading's own cgroup, found and prepared once
 (_CgroupHost), and one per run for its limits, accounting and kill (_RunCgroup). Part of
 sandbox.py."""
-from __future__ import annotations
-
 import errno
 import itertools
 import os
 import re
 import time
+from contextlib import suppress
 from typing import Dict, List, Optional, Set, Tuple
 
 from .procfs import (_descendants, _keyed, _kill, _listdir, _proc_stats, _read, _read_or,
@@ -180,10 +179,8 @@ def _thaw(d: str) -> None:
     """Thaw the cgroup folder d (v1 freezer.state, v2 cgroup.freeze): a frozen process takes
     no SIGKILL, and a grading that died between freezing and thawing a run leaves one."""
     for f, v in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
-        try:
+        with suppress(OSError):
             _write(os.path.join(d, f), v)
-        except OSError:
-            pass
 
 
 def _purge_tree(d: str) -> None:

@@ -3,11 +3,10 @@
 What the kernel says about processes, mounts and cgroups: small file helpers, the parsers of
 /proc files and command outputs, the table of the machine's processes. Part of sandbox.py (which
 exports the parse_* functions); no state of its own."""
-from __future__ import annotations
-
 import os
 import re
 import signal
+from contextlib import suppress
 from typing import Dict, List, Optional, Set, Tuple
 
 
@@ -44,10 +43,8 @@ def _keyed(text: str) -> Dict[str, str]:
 
 
 def _kill(pid: int) -> None:
-    try:
+    with suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _listdir(path: str) -> List[str]:
@@ -170,11 +167,9 @@ def _pids_of_uid(uid: int) -> Set[int]:
     out = set()
     for name in _listdir("/proc"):
         if name.isdigit():
-            try:
+            with suppress(OSError):
                 if os.stat(f"/proc/{name}").st_uid == uid:
                     out.add(int(name))
-            except OSError:
-                pass
     return out
 
 

@@ -3,8 +3,6 @@
 One run in a box, start to end (_Run): its first process, the watch while it runs (wall and CPU
 time, memory, processes, disk, GPU memory through nvidia-smi), the kill of every process, and
 the Result. Part of sandbox.py (Box.run makes a _Run)."""
-from __future__ import annotations
-
 import json
 import math
 import os
@@ -15,6 +13,7 @@ import signal
 import subprocess
 import threading
 import time
+from contextlib import suppress
 from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from .boxfiles import _under
@@ -453,10 +452,8 @@ class _Run:
             if self.cg:
                 self.cg.kill(patience_s=2.0)
             else:
-                try:
+                with suppress(ProcessLookupError, PermissionError):
                     os.killpg(self.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
                 pids = self._run_pids()
                 for p in pids:
                     _kill(p)

@@ -23,8 +23,6 @@ sbtypes.py (Limits, Result, SandboxError), procfs.py (reading /proc and the kern
 cgroups.py (the runs' cgroups), boxfiles.py (the box's mount and its disk use),
 bwrapview.py (bubblewrap's command line: what a run sees) and runwatch.py (one run, start to end).
 """
-from __future__ import annotations
-
 import atexit
 import glob
 import os
@@ -34,6 +32,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -180,11 +179,9 @@ class Sandbox(_BwrapView):
             return
         self._gpu_nodes = sorted(glob.glob("/dev/nvidia*"))
         libs = []
-        try:
+        with suppress(OSError):
             libs = parse_ldconfig(subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE,
                                                  stderr=subprocess.DEVNULL, env=_CLEAN_ENV).stdout.decode(errors="replace"))
-        except OSError:
-            pass
         for d in os.environ.get("LD_LIBRARY_PATH", "").split(":"):
             if d and glob.glob(os.path.join(d, "libcuda.so*")):
                 libs.append(os.path.join(d, "libcuda.so"))

@@ -2,8 +2,6 @@
 
 The sandbox's data: a run's Limits, how it ended (Result), the names of the breaches, and
 SandboxError. Part of sandbox.py, which exports all of them."""
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Callable, Optional
 

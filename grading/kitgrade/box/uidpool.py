@@ -10,8 +10,6 @@ closed or its holder dies, so an id comes back by itself even after a grading wa
 An id is also skipped while any process runs under it (something left over that nobody locks)
 and when the system's user database names it (it belongs to a real account).
 """
-from __future__ import annotations
-
 import errno
 import fcntl
 import os

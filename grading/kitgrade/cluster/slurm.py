@@ -10,6 +10,7 @@ import pwd
 import shlex
 import subprocess
 import time
+from contextlib import suppress
 
 from ..base import fsutil
 from ..base.tell import say
@@ -30,22 +31,13 @@ def default_tasks(n_students, asked=0):
 
 
 def minutes(text):
-    """Minutes of a Slurm time (MM, HH:MM:SS, D-HH[:MM[:SS]])."""
-    days = 0
-    if "-" in text:
-        d, text = text.split("-", 1)
-        days = int(d)
-        parts = [int(x) for x in text.split(":")] + [0, 0]
-        h, m, s = parts[0], parts[1], parts[2]
-    else:
-        parts = [int(x) for x in text.split(":")]
-        if len(parts) == 1:
-            return max(1, parts[0])
-        if len(parts) == 2:
-            h, m, s = 0, parts[0], parts[1]
-        else:
-            h, m, s = parts
-    return max(1, days * 1440 + h * 60 + m + math.ceil(s / 60))
+    """Minutes of a Slurm time (MM, MM:SS, HH:MM:SS, D-HH[:MM[:SS]])."""
+    days, _, hms = text.rpartition("-")
+    parts = [int(x) for x in hms.split(":")]
+    if not days and len(parts) < 3:
+        parts.insert(0, 0)                  # MM or MM:SS: no hours
+    h, m, s = (parts + [0, 0])[:3]
+    return max(1, int(days or 0) * 1440 + h * 60 + m + math.ceil(s / 60))
 
 
 def sbatch_options(limits, run_s, n_students, tasks, jobs, time_text="", partition="",
@@ -150,10 +142,8 @@ def hand_over(path, user):
     pw = pwd.getpwnam(user)
     for d, dirs, files in os.walk(path):
         for n in [d] + [os.path.join(d, x) for x in dirs + files]:
-            try:
+            with suppress(OSError):
                 os.chown(n, pw.pw_uid, pw.pw_gid, follow_symlinks=False)
-            except OSError:
-                pass
 
 
 def submit(ctx, sopts, todo, words, grade):

@@ -36,9 +36,6 @@ points: Dict[str, Optional[float]] from login (any letter case; a student's alia
 the points after the penalty; None for a missing student (written as 0). Standard library only;
 Python 3.8+.
 """
-
-from __future__ import annotations
-
 import csv
 import io
 import os
@@ -49,8 +46,6 @@ from typing import Dict, List, Optional
 from ..base import fsutil
 from ..base.safetext import cell
 from .roster import Roster, Student
-
-__all__ = ["Export", "ExportError", "export", "export_canvas", "export_moodle"]
 
 CANVAS_ID_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 CANVAS_POINTS_ROW = "    Points Possible"

@@ -4,9 +4,6 @@ The dates of a git submission: a commit and its times, git's dates read, the com
 deadline (pick_commit, effective_times: a backdated commit counts at its parent's date) and the
 dates that cannot be true (date_flags). Pure functions, no git run; part of gitsub.py, which
 exports them."""
-
-from __future__ import annotations
-
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import List, Optional

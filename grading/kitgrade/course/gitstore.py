@@ -29,9 +29,6 @@ Interface:
     GitError
 Standard library only; Python 3.8+.
 """
-
-from __future__ import annotations
-
 import errno
 import os
 import re

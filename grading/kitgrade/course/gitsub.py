@@ -57,9 +57,6 @@ Interface (commit dates and the choice of the commit live in gitdates.py; gitsub
         commit_time go into grades.csv and the report.
 Standard library only; Python 3.8+.
 """
-
-from __future__ import annotations
-
 import csv
 import io
 import os
@@ -67,10 +64,11 @@ import re
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time as _time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
@@ -81,10 +79,6 @@ from .gitdates import BadDate, Commit, _git_time, date_flags, effective_times, p
 from .gitstore import MAX_BYTES as STORE_MAX_BYTES, GitError, copy_store
 from .late import format_time, parse_time
 from .roster import delimiter
-
-__all__ = ["GitError", "Commit", "GitSubmission", "GitReader", "find_repos", "read_repo_list",
-           "is_url", "clone", "submitted_rows", "take", "pick_commit", "effective_times",
-           "date_flags"]
 
 MAX_FILE_BYTES = 4 << 20
 MAX_HISTORY = 20000
@@ -189,10 +183,8 @@ class GitReader:
         finally:
             sel.close()
             if why:
-                try:
+                with suppress(OSError):
                     os.killpg(proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
             proc.stdout.close()
             proc.stderr.close()
             rc = proc.wait()
@@ -267,7 +259,7 @@ class GitReader:
                 st = os.lstat(git_dir / name)
             except OSError:
                 continue
-            if _isreg(st):
+            if stat.S_ISREG(st.st_mode):
                 times.append(st.st_mtime)
         if times:
             return datetime.fromtimestamp(max(times), timezone.utc).astimezone()
@@ -291,14 +283,6 @@ class GitReader:
         if not _OID.match(oid):
             raise GitError("bad object id %r" % oid)
         return self.run(git_dir, ["cat-file", "blob", oid], max_out=self.max_file_bytes)
-
-
-def _isdir(st) -> bool:
-    return st.st_mode & 0o170000 == 0o040000
-
-
-def _isreg(st) -> bool:
-    return st.st_mode & 0o170000 == 0o100000
 
 
 def _write_new(dest: Path, rel: str, data: bytes) -> None:
@@ -425,7 +409,7 @@ def find_repos(folder) -> Tuple[List[Tuple[str, Path]], List[str]]:
         st = os.lstat(p)
         if name.startswith("."):
             continue
-        if not _isdir(st):
+        if not stat.S_ISDIR(st.st_mode):
             ignored.append("%s: not a folder" % name)
             continue
         bare = os.path.isfile(p / "HEAD") and os.path.isdir(p / "objects")

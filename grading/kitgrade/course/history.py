@@ -29,9 +29,6 @@ commit_time (or git: {commit, commit_time}), total_pts and max_pts (or the grade
 {total, max}), late: {points_before, points_after, status}, status, reason. Standard library
 only; Python 3.8+.
 """
-
-from __future__ import annotations
-
 import errno
 import fcntl
 import json
@@ -43,9 +40,6 @@ from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..base.fsutil import read_plain
 from ..base.safetext import clean, one_line
-
-__all__ = ["HistoryError", "recorded_seed", "regrade_seed", "select_only", "summary", "archive",
-           "load", "markdown"]
 
 MAX_RESULT_BYTES = 64 << 20
 

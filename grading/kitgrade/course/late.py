@@ -35,17 +35,11 @@ Lateness.to_dict() is what goes into results.json ("late": {...}); points_before
 points_after are the points before and after the penalty, both shown in the report.
 Standard library only; Python 3.8+.
 """
-
-from __future__ import annotations
-
 import math
 import re
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Optional
-
-__all__ = ["LatePolicy", "Lateness", "parse_policy", "parse_duration", "parse_time",
-           "format_time", "format_duration", "student_deadline", "assess"]
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 _DUR_PART = re.compile(r"(\d+(?:\.\d+)?)([smhdw])")
@@ -222,32 +216,29 @@ def assess(policy: Optional[LatePolicy], *, deadline: datetime, submitted: Optio
     """The penalty for work of `points` submitted at `submitted` (None: unknown, no penalty)."""
     own = student_deadline(deadline, extension)
     note = " (extended to %s)" % format_time(own) if own != deadline else ""
-    base = dict(deadline=format_time(own), points_before=points)
+    base = dict(deadline=format_time(own), submitted=None, points_before=points)
+
+    def out(status, reason, late_s=0.0, periods=0, pct=0.0, after=points):
+        """The Lateness of STATUS; what is not given is as for work on time."""
+        return Lateness(status, late_s=late_s, periods=periods, penalty_pct=pct,
+                        points_after=after, reason=reason, **base)
     if submitted is None:
-        return Lateness("no-time", submitted=None, late_s=0.0, periods=0, penalty_pct=0.0,
-                        points_after=points, reason="no submission time known: no late "
-                        "policy applied", **base)
+        return out("no-time", "no submission time known: no late policy applied")
     late = submitted - own
     base["submitted"] = format_time(submitted)
     if late <= timedelta(0):
-        return Lateness("on-time", late_s=0.0, periods=0, penalty_pct=0.0, points_after=points,
-                        reason="", **base)
+        return out("on-time", "")
     late_s = late.total_seconds()
     if policy is None:
-        return Lateness("late", late_s=late_s, periods=0, penalty_pct=0.0, points_after=points,
-                        reason="late by %s%s; the rubric has no late policy"
-                        % (format_duration(late), note), **base)
+        return out("late", "late by %s%s; the rubric has no late policy"
+                   % (format_duration(late), note), late_s)
     if late <= policy.grace:
-        return Lateness("grace", late_s=late_s, periods=0, penalty_pct=0.0,
-                        points_after=points, reason="late by %s%s, within the grace period "
-                        "of %s" % (format_duration(late), note,
-                                   format_duration(policy.grace)), **base)
+        return out("grace", "late by %s%s, within the grace period of %s"
+                   % (format_duration(late), note, format_duration(policy.grace)), late_s)
     if policy.last is not None and late > policy.last:
-        return Lateness("too-late", late_s=late_s, periods=0, penalty_pct=100.0,
-                        points_after=0.0,
-                        reason="late by %s%s, past the last day accepted (%s after the "
-                        "deadline): 0 points" % (format_duration(late), note,
-                                                 format_duration(policy.last)), **base)
+        return out("too-late", "late by %s%s, past the last day accepted (%s after the deadline): "
+                   "0 points" % (format_duration(late), note, format_duration(policy.last)),
+                   late_s, 0, 100.0, 0.0)
     periods = int(math.ceil(late / policy.period))
     pct = min(policy.cap_pct, periods * policy.penalty_pct)
     if policy.of == "max":
@@ -256,7 +247,6 @@ def assess(policy: Optional[LatePolicy], *, deadline: datetime, submitted: Optio
         after = points * (1.0 - pct / 100.0)
     after = _round(after)
     unit = policy.period_name + ("s" if periods != 1 else "")
-    return Lateness("late", late_s=late_s, periods=periods, penalty_pct=pct, points_after=after,
-                    reason="late by %s%s: %d %s counted, %g%% off (%g -> %g points)"
-                    % (format_duration(late), note, periods, unit, pct, round(points, 2),
-                       round(after, 2)), **base)
+    return out("late", "late by %s%s: %d %s counted, %g%% off (%g -> %g points)"
+               % (format_duration(late), note, periods, unit, pct, round(points, 2),
+                  round(after, 2)), late_s, periods, pct, after)

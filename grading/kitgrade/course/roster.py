@@ -55,9 +55,6 @@ Entry.status:
                      names both; give prefix= to settle it), or one named after a clash
 Entries come sorted by login, then folder. Standard library only; Python 3.8+.
 """
-
-from __future__ import annotations
-
 import csv
 import io
 import os
@@ -66,9 +63,6 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..base.safetext import one_line
-
-__all__ = ["RosterError", "Student", "Roster", "Entry", "read_roster", "parse_roster",
-           "link_classroom", "match_submissions"]
 
 MAX_ROSTER_BYTES = 16 << 20
 

@@ -32,9 +32,6 @@ A typical call: compare(collect(SUBS, ["conv.cu"]), skeleton={"conv.cu": KIT/lab
 conv.cu}, earlier=collect(OLD, ["conv.cu"], label_prefix="2024/")). Standard library only;
 Python 3.8+.
 """
-
-from __future__ import annotations
-
 import difflib
 import os
 import re
@@ -47,9 +44,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..base.fsutil import plain_folder, read_plain
 from ..base.safetext import clean, fence
-
-__all__ = ["SimilarityError", "Passage", "Pair", "Report", "find_tool", "collect", "compare",
-           "markdown"]
 
 TOOL = "sim_c"
 MAX_BYTES = 1 << 20

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 import traceback
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from ..base import fsutil
 from ..base.safetext import clean
@@ -23,6 +23,7 @@ from ..runs.timing import Timer, groups_of, item_key
 from ..scoring import report
 from ..scoring.score import result
 from . import extras
+from .context import _int
 from .outputs import internal_error
 from .pools import Cores, Gpus, Held, TimingLine
 from .workflow import Workflow
@@ -102,6 +103,18 @@ class Grading:
     def mark(self, phases, name, i):
         """PHASES[NAME][I] = now (s from the grading's start): results.json "phases"."""
         phases.setdefault(name, [None, None])[i] = round(time.monotonic() - self.t0, 3)
+
+    @contextmanager
+    def _phase(self, what, ph, name):
+        """WHAT counted active (the progress line) and PH[NAME] marked, start and end, around
+        the block."""
+        self.count(what, 1)
+        self.mark(ph, name, 0)
+        try:
+            yield
+        finally:
+            self.count(what, -1)
+            self.mark(ph, name, 1)
 
     def fail(self, msg):
         with self.lock:
@@ -249,7 +262,7 @@ class Grading:
 
     def _gpu_shared(self, slot):
         if slot is None:
-            return _null()
+            return nullcontext()
         return self.gpus.shared_use(slot)
 
     def _share_clock(self, r, slot):
@@ -301,13 +314,8 @@ class Grading:
             with self.cores.take(1) as cs:
                 if ctx.stop.is_set():
                     return None
-                self.count("building", 1)
-                self.mark(ph, "build", 0)
-                try:
+                with self._phase("building", ph, "build"):
                     br, files = self.build(box, src, sd, cs, put)
-                finally:
-                    self.count("building", -1)
-                    self.mark(ph, "build", 1)
             extra["phases"] = ph
             b = {"status": br.status, "reason": br.reason, "ms": round(br.ms),
                  "warnings": br.warnings}
@@ -324,9 +332,7 @@ class Grading:
                                "machine grades it)"), extra=extra))
             slot = self.slot_of(index)
             with Held(self.cores) as held:
-                self.count("running", 1)
-                self.mark(ph, "run", 0)
-                try:
+                with self._phase("running", ph, "run"):
                     r = Runner(ctx, box, sd, slot, held.cs)
                     if slot is not None:
                         r.gate = lambda: self._run_gate(slot, held, r)
@@ -337,16 +343,13 @@ class Grading:
                     if ctx.opts.sanitize and not r.nodev and not ctx.stop.is_set():
                         with self._gpu_shared(slot):
                             extra["sanitize_note"] = extras.sanitize(ctx, r, held.cs)
-                finally:
-                    self.count("running", -1)
-                    self.mark(ph, "run", 1)
             if ctx.stop.is_set():
                 return None
             if ctx.lab.gpu and ctx.slots:
                 extra["early_start"] = br.early or "yes"
             timings = self.timed(r, st.id, ph, give_back, early=br.early)
             if ctx.opts.profile and not ctx.stop.is_set():
-                with self.gpus.alone() if ctx.slots else _null() as s:
+                with self.gpus.alone() if ctx.slots else nullcontext() as s:
                     extra["profile_note"] = extras.profile(ctx, r, s)
             if ctx.stop.is_set():
                 return None
@@ -458,18 +461,13 @@ class Grading:
         self.mark(ph, "wait", 0)
         # CPU time: a whole physical core, its SMT siblings idle (Cores)
         with self.cores.take_whole() if ctx.clock == "cpu" else self.cores.take(n) as cs:
-            with (self.gpus.alone() if ctx.slots else _null()) as slot:
-                self.count("timing", 1)
+            with (self.gpus.alone() if ctx.slots else nullcontext()) as slot:
                 self.mark(ph, "wait", 1)
-                self.mark(ph, "timed", 0)
-                try:
+                with self._phase("timing", ph, "timed"):
                     key = slot if slot is not None else (cs if ctx.clock != "wall" else "all")
                     t = Timer(ctx, r, self.ref_box_for(key), tag, slot=slot,
                               cpus=cs if ctx.clock != "wall" else None)
                     return t.time_all(items)
-                finally:
-                    self.count("timing", -1)
-                    self.mark(ph, "timed", 1)
 
     def finish(self, sd, rec):
         ph = rec.get("phases")
@@ -579,21 +577,9 @@ def timed_items(ctx, outcomes):
     return items
 
 
-def _int(x):
-    return int(x) if x is not None else None
-
-
 def _which(prog):
     for d in os.environ.get("PATH", "").split(":"):
         p = os.path.join(d, prog)
         if d and os.access(p, os.X_OK):
             return p
     return None
-
-
-class _null:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *a):
-        return False

@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 
 from ..base import fsutil
 from ..base.tell import say
@@ -129,10 +130,8 @@ def measure(argv, env=None):
     for ln in p.stdout.decode().splitlines():
         t = ln.split()
         if len(t) == 2:
-            try:
+            with suppress(ValueError):
                 res[t[0]] = float(t[1])
-            except ValueError:
-                pass
     return res if p.returncode == 0 else {}
 
 

@@ -16,6 +16,7 @@ without any of the options they change nothing but reading a folder of clones at
 import csv
 import os
 import threading
+from types import SimpleNamespace
 
 from ..base import fsutil
 from ..base.safetext import json_text
@@ -77,7 +78,7 @@ class Workflow:
                     "which %s does not have" % (self.policy.extension_column, self.wf.roster))
         if self.deadline is not None and self.roll.roster is not None:
             for p in self.roll.roster.students:
-                ext = self.roll.extension(_Who(p))
+                ext = self.roll.extension(SimpleNamespace(person=p))
                 try:
                     late.student_deadline(self.deadline, ext)
                 except ValueError as e:
@@ -284,10 +285,3 @@ def export_only(opts, wf):
     finally:
         os.close(fd)
     return 0
-
-
-class _Who:
-    """A roster entry as Roll.extension takes a student."""
-
-    def __init__(self, person):
-        self.person = person

@@ -8,7 +8,7 @@ import os
 import re
 import subprocess
 import tempfile
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 from ..base import fsutil
@@ -70,10 +70,8 @@ def warm(checker, cache, items, take, stop=None):
         with take() as cs:
             if stop is not None and stop.is_set():
                 return
-            try:
+            with suppress(Exception):  # the real compare says what is wrong
                 compare(checker, part, v, key, args, b"", cache=cache, cpus=cs, timeout=60)
-            except Exception:       # the real compare says what is wrong
-                pass
 
 
 @contextmanager

@@ -13,6 +13,7 @@ launch window. Reads every format:
     NAME<TAB>START<TAB>END<TAB>DURATION
 and `# calib CUPTI_NS MONOTONIC_NS` (at start and at the end), `# end ...` written last.
 """
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import List
 
@@ -63,15 +64,11 @@ def parse(text):
         if line.startswith("#"):
             t = line[1:].split()
             if len(t) >= 2 and t[0] == "kitcupti":
-                try:
+                with suppress(ValueError):
                     tr.version = int(t[1])
-                except ValueError:
-                    pass
             elif len(t) >= 3 and t[0] == "calib":
-                try:
+                with suppress(ValueError):
                     cal.append((int(t[1]), int(t[2])))
-                except ValueError:
-                    pass
             elif t and t[0] == "end":
                 tr.complete = True
             continue

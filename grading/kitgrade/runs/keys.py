@@ -24,6 +24,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from contextlib import suppress
 from typing import Dict, List, Tuple
 
 # V: a variant number, or PART:NUMBER where the grader set KIT_CTL_PARTS=1 (one run, several
@@ -129,27 +130,21 @@ class KeyServer:
         copy of the key end stays open till then: a key answered late is not a write to a
         closed pipe."""
         if self.req_w >= 0:
-            try:
+            with suppress(OSError):
                 os.close(self.req_w)
-            except OSError:
-                pass
             self.req_w = -1
         self._thread.join(timeout=5)
         self._done.set()
         self._thread.join(timeout=5)
         for fd in (self.key_r, self.key_w, self.req_r, self.req_w, self.gate):
             if fd >= 0:
-                try:
+                with suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
 
     def _hang_up(self):
         """No more keys: the harness reads the end of its channel and stops."""
-        try:
+        with suppress(OSError):
             os.close(self.key_w)
-        except OSError:
-            pass
         self.key_w = -1
 
     def _serve(self):
@@ -288,10 +283,8 @@ class HelperKeyServer(KeyServer):
         self.started = True
         cpu = ()
         if cpu_stat:
-            try:
+            with suppress(OSError):
                 cpu = (os.open(cpu_stat, os.O_RDONLY | os.O_CLOEXEC),)
-            except OSError:
-                pass
         try:
             self.proc = subprocess.Popen(
                 [self.helper] + [str(x) for x in fds] + [str(self.max), str(self.gate)] +
@@ -375,10 +368,8 @@ class Lockstep:
 
     def _close_ours(self):
         for fd in self._ours:
-            try:
+            with suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         self._ours = []
 
     def _started(self):
@@ -396,10 +387,8 @@ class Lockstep:
                 if not b:
                     break
                 got += len(b)
-        try:
+        with suppress(OSError):
             os.write(self.token, b"b")
-        except OSError:
-            pass
         self._close_token()
 
     def _close_token(self):
@@ -413,7 +402,5 @@ class Lockstep:
             self._close_ours()
         self._thread.join(timeout=self._wait_s + 1)
         self._close_token()
-        try:
+        with suppress(OSError):
             os.close(self.ready_r)
-        except OSError:
-            pass

@@ -59,14 +59,8 @@ def plot_student(sd, rec, gnuplot, gp_script):
 
 def input_text(args):
     """A case's arguments as shown in a report (the seed left out)."""
-    out, i = [], 0
-    while i < len(args):
-        if args[i] == "--seed" and i + 1 < len(args):
-            i += 2
-            continue
-        out.append(args[i])
-        i += 1
-    return " ".join(out)
+    it = iter(args)     # "--seed V" goes as a pair; a --seed with nothing after it stays
+    return " ".join(a for a in it if a != "--seed" or next(it, None) is None)
 
 
 def write_report(sd, rec, g):

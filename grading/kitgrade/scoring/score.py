@@ -26,11 +26,7 @@ SCHEMA = "kitgrade-results/1"
 
 
 def worst(statuses):
-    best = None
-    for s in statuses:
-        if best is None or RANK.get(s, len(SEVERITY)) < RANK.get(best, len(SEVERITY)):
-            best = s
-    return best
+    return min(statuses, key=lambda s: RANK.get(s, len(SEVERITY)), default=None)
 
 
 def variant_points(rub, name, outcomes, timing):

@@ -116,43 +116,34 @@ def phase_lines(recs, line):
     """Where the grading's time went: each phase's seconds added over the students whose
     records carry them (results.json "phases", each from the run of the grader that graded the
     student), and how long this run's timing line held the GPUs alone (LINE: seconds, turns)."""
-    sums, n = {}, 0
-    for r in recs:
-        ph = r.get("phases")
-        if not isinstance(ph, dict):
-            continue
-        n += 1
-        for k, _w in PHASES:
-            se = ph.get(k)
-            if isinstance(se, list) and len(se) == 2 and None not in se:
-                sums[k] = sums.get(k, 0.0) + max(0.0, se[1] - se[0])
-    if not n:
+    recs = [r for r in recs if isinstance(r.get("phases"), dict)]
+    if not recs:
         return []
+
+    def added(pairs):
+        """{key: its seconds added up} of PAIRS (key, seconds), those of None left out."""
+        tot = {}
+        for k, secs in pairs:
+            if secs is not None:
+                tot[k] = tot.get(k, 0.0) + secs
+        return tot
+    spans = [(k, r["phases"].get(k)) for r in recs for k, _w in PHASES]
+    sums = added((k, max(0.0, se[1] - se[0])) for k, se in spans
+                 if isinstance(se, list) and len(se) == 2 and None not in se)
     parts = ["%s %.1f s" % (w, sums[k]) for k, w in PHASES if k in sums]
-    s = "Where the time went, added over %d students: %s." % (n, ", ".join(parts))
-    rp = {}
-    for r in recs:
-        x = r.get("run_parts") if isinstance(r.get("phases"), dict) else None
-        if isinstance(x, dict):
-            for k in RUN_PARTS:
-                secs = _seconds(x.get(k))
-                if secs is not None:
-                    rp[k] = rp.get(k, 0.0) + secs
+    s = "Where the time went, added over %d students: %s." % (len(recs), ", ".join(parts))
+    rp = added((k, _seconds(x.get(k))) for x in (r.get("run_parts") for r in recs)
+               if isinstance(x, dict) for k in RUN_PARTS)
     if rp:
         s += " Of the correctness runs: %s." % ", ".join(
             "%s %.1f s" % (w, rp[k]) for k, w in RUN_PARTS.items() if k in rp)
-    tp, nt = {}, 0
-    for r in recs:
-        runs = r.get("runs") if isinstance(r.get("phases"), dict) else None
-        for run in runs if isinstance(runs, list) else []:
-            sp = run.get("split_s") if isinstance(run, dict) else None
-            parts = [(k, _seconds(sp.get(k))) for k, _w in TIMED_PARTS] \
-                if isinstance(sp, dict) else []
-            parts = [(k, secs) for k, secs in parts if secs is not None]
-            nt += 1 if parts else 0
-            for k, secs in parts:
-                tp[k] = tp.get(k, 0.0) + secs
+    splits = [run.get("split_s") for r in recs if isinstance(r.get("runs"), list)
+              for run in r["runs"] if isinstance(run, dict)]
+    timed = [[(k, _seconds(sp.get(k))) for k, _w in TIMED_PARTS] for sp in splits
+             if isinstance(sp, dict)]
+    tp = added(p for ps in timed for p in ps)
     if tp:
+        nt = sum(1 for ps in timed if any(secs is not None for _k, secs in ps))
         s += " Of the %d timed runs (the students' and the reference's): %s." % (nt, ", ".join(
             "%s %.1f s" % (w, tp[k]) for k, w in TIMED_PARTS if k in tp))
     if line is not None and line[1]:
