@@ -4,8 +4,8 @@
 For each grading in OUT/times.txt (lines "G RC SECONDS": G GPUs, 0 for a lab timed on the
 cores) and its folder OUT/gG: the students graded, the time, the floor (the busiest GPU's
 timed runs after their gates, from the results.json records), the points of the reference's
-copies (the students named *-correct by make-class.sh), the occupancy line, and the goals that
-apply. Exit 0 when every goal that applies was met, else 1."""
+copies (the students named *-correct by make-class.sh), the set-up's steps (grading.txt), the
+occupancy line, and the goals that apply. Exit 0 when every goal that applies was met, else 1."""
 import glob
 import json
 import os
@@ -24,6 +24,15 @@ def floor_of(recs):
             s = (run.get("wall_ms") or 0) / 1000.0 - (run.get("gated_s") or 0)
             floor[str(run["gpu"])] = floor.get(str(run["gpu"]), 0.0) + max(s, 0.0)
     return floor
+
+
+def read_lines(path):
+    """PATH's lines ([] when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    except OSError:
+        return []
 
 
 def records(d):
@@ -69,6 +78,9 @@ def main(argv):
         if copies:
             print("  the reference's %d copies: %g to %g points" % (len(copies), min(copies),
                                                                   max(copies)))
+        for ln in read_lines(os.path.join(d, "grading.txt")):
+            if ln.startswith("set-up: "):
+                print("  " + ln)      # the time before the first student, step by step
         occ = os.path.join(d, "plots", "occupancy.txt")
         if os.path.exists(occ):
             with open(occ, encoding="utf-8") as f:

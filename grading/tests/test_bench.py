@@ -42,7 +42,11 @@ class Scale(unittest.TestCase):
                     [dict(timed, gpu="0" if k < 3 else "1")])
         with open(os.path.join(self.out, "times.txt"), "w") as f:
             f.write("1 0 5.0\n2 0 2.5\n")
+        with open(os.path.join(self.out, "g2", "grading.txt"), "w") as f:
+            f.write("lab: 03\nset-up: 3.0 s (pristine kit 2.0, GPU 0 ceiling 1.0)\n")
         rc, text = self.report()
+        self.assertIn("\n  set-up: 3.0 s (pristine kit 2.0, GPU 0 ceiling 1.0)\n", text)
+        self.assertEqual(text.count("set-up: "), 1)           # g1 has no grading.txt
         self.assertIn("lab 03 on 1 GPU: 4 graded in 5.0 s", text)
         self.assertIn("floor 4.0 s: the timed runs' GPU time after their gates (GPU 0 4.0 s); "
                       "1.25x the floor", text)

@@ -4,6 +4,7 @@ the submissions' and OUT's paths), names, resuming, the secret seed. Speed point
 asserted (nothing here is timed); only what the speed checks catch whatever the timings."""
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -204,6 +205,17 @@ class CpuLab(Base):
         self.assertTrue(seed.isdigit())
         self.assertIn("sandbox: none (no sandbox (--sandbox none)", g)
         self.assertIn("not-enforced: ", g)
+        # where the time before the first student went: each step's seconds, and their sum
+        setup = [ln for ln in g.splitlines() if ln.startswith("set-up: ")]
+        self.assertEqual(len(setup), 1, g)
+        m = re.fullmatch(r"set-up: ([0-9.]+) s \((.*)\)", setup[0])
+        self.assertIsNotNone(m, setup[0])
+        steps = dict(re.fullmatch(r"(.+) ([0-9.]+)", x).groups() for x in m.group(2).split(", "))
+        for name in ("grader's programs", "lab's description", "cases' outputs", "pristine kit",
+                     "sandbox", "host ceiling", "holds"):
+            self.assertIn(name, steps, setup[0])
+        self.assertAlmostEqual(float(m.group(1)), sum(map(float, steps.values())),
+                               delta=0.1 * len(steps))
         # the seed is in no student's report
         for sid in os.listdir(os.path.join(self.out, "students")):
             self.assertNotIn(seed, util.read(os.path.join(self.out, "students", sid,

@@ -48,6 +48,7 @@ class Ctx:
     ref_failed: set = field(default_factory=set)   # variants whose reference timed run failed
     wf: object = None                 # workflow.Workflow: roster, git, lateness, exports
     t0: Optional[float] = None        # the grading's start (time.monotonic()), set by schedule
+    setup_s: List[tuple] = field(default_factory=list)  # (step, seconds) of the set-up (setup)
     runlog: object = None             # speedloss.RunLog: every run, where and when (schedule)
 
     def since_start(self, t):

@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 
 from ..base import fsutil
 from ..base.tell import say
@@ -193,6 +193,8 @@ def grading_txt(ctx, state, subs, sandbox_line, started):
     ce = ["%s %s" % (k, " ".join("%s %.1f GB/s" % kv for kv in sorted(v.items())))
           for k, v in sorted(ctx.ceilings.items())]
     lines.append("ceilings: %s" % ("; ".join(ce) or "not measured"))
+    if ctx.setup_s:
+        lines.append(setup_line(ctx.setup_s))
     wf = ctx.wf.words() if ctx.wf is not None else []
     lines.append("command: grading/grade --lab %s%s --out %s --seed %d%s%s%s" % (
         ctx.lab.nn, " --submissions " + _shq(subs) if subs else "", _shq(ctx.out), ctx.seed,
@@ -360,8 +362,31 @@ def _prepare_locked(opts, kit, lab, rub, rpath, out, subs, lockfd):
         raise
 
 
+class Steps:
+    """The seconds each step of the set-up took, for grading.txt's set-up line (where the time
+    before the first student goes): `with steps("the pristine kit"): ...`."""
+
+    def __init__(self):
+        self.done = []
+
+    @contextmanager
+    def __call__(self, name):
+        t = time.monotonic()
+        try:
+            yield
+        finally:
+            self.done.append((name, time.monotonic() - t))
+
+
+def setup_line(done):
+    """grading.txt's set-up line: the steps' seconds and their sum."""
+    return "set-up: %.1f s (%s)" % (sum(s for _, s in done), ", ".join(
+        "%s %.1f" % (n, s) for n, s in done) or "nothing")
+
+
 def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, started, priv,
                   base):
+    steps = Steps()
     staged = not fsutil.make_safe(kit)
     if staged:
         kit = stage_kit(kit, lab.nn, os.path.join(base, ".stage"))
@@ -375,13 +400,15 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
         arch = gpu_query("compute_cap").replace(".", "")
     if arch:
         env["CUDA_ARCH"] = arch
-    build_tools(kit, os.path.join(own_folder(opts, out), "tools.log"), env)
+    with steps("grader's programs"):
+        build_tools(kit, os.path.join(own_folder(opts, out), "tools.log"), env)
     tools = os.path.join(kit, "grading", "build")
     checker = os.path.join(tools, "check-%s" % lab.nn)
     if not os.path.isfile(checker):
         raise Fatal("the checker of lab %s (%s) was not built" % (lab.nn, checker), 1)
     try:
-        info = labinfo.describe(checker, lab.nn)
+        with steps("lab's description"):
+            info = labinfo.describe(checker, lab.nn)
     except labinfo.LabError as e:
         raise Fatal(str(e), 1)
     bad = labinfo.check_rubric(info, rub)
@@ -395,7 +422,9 @@ def _prepare_work(opts, kit, lab, rub, rpath, out, subs, lockfd, state, seed, st
     ctx.clock = rub.perf_clock or ("gpu" if lab.gpu else "cpu")
     ctx.tools = tools
     ctx.run_timeout = float(opts.timeout or rub.limits["run"])
-    ctx.outputs = describe_cases(ctx)
+    with steps("cases' outputs"):
+        ctx.outputs = describe_cases(ctx)
+    ctx.setup_s = steps.done
     if opts.force:
         fsutil.remove_tree(ctx.cache)
     os.makedirs(ctx.cache, exist_ok=True)
@@ -420,10 +449,12 @@ def _shared(opts, lab, arch, staged):
 
 def finish_setup(ctx, tools, mode):
     """The sandbox, the pristine kit, the ceilings and the holds (after prepare)."""
+    steps = Steps()
     try:
-        build.make_pristine(ctx.lab, ctx.pristine, os.path.join(ctx.out, "pristine.log"),
-                            env=_pristine_env(ctx.cuda_arch), force=ctx.opts.force,
-                            shared=ctx.pristine != os.path.join(ctx.home, "pristine"))
+        with steps("pristine kit"):
+            build.make_pristine(ctx.lab, ctx.pristine, os.path.join(ctx.out, "pristine.log"),
+                                env=_pristine_env(ctx.cuda_arch), force=ctx.opts.force,
+                                shared=ctx.pristine != os.path.join(ctx.home, "pristine"))
     except build.KitError as e:
         log = fsutil.read_text(os.path.join(ctx.out, "pristine.log"), 1 << 20)
         raise Fatal("%s\n%s" % (e, log[-3000:]), 1)
@@ -437,8 +468,9 @@ def finish_setup(ctx, tools, mode):
     workroot = os.path.join(ctx.home, "work")
     os.makedirs(workroot, exist_ok=True)
     try:
-        sb = Sandbox(mode, ro_paths=ro, gpu=ctx.lab.gpu, as_root=os.geteuid() == 0,
-                     workroot=workroot)
+        with steps("sandbox"):
+            sb = Sandbox(mode, ro_paths=ro, gpu=ctx.lab.gpu, as_root=os.geteuid() == 0,
+                         workroot=workroot)
     except Exception as e:      # the sandbox says what it cannot do here
         raise Fatal(str(e))
     ctx.sandbox = sb
@@ -452,12 +484,17 @@ def finish_setup(ctx, tools, mode):
     if ctx.lab.gpu and not ctx.cupti_lib:
         ctx.notes.append("no GPU activity records (libkitcupti.so is not built): GPU speed "
                          "cannot be verified, so no performance points are given")
-    host = measure([os.path.join(tools, "ceiling-host")])
+    with steps("host ceiling"):
+        host = measure([os.path.join(tools, "ceiling-host")])
     if host:
         ctx.ceilings["host"] = {"host-mem": host.get("host-mem", 0.0)}
     for s in ctx.slots:
-        g = measure([os.path.join(tools, "ceiling-gpu")],
-                    env=dict(os.environ, CUDA_VISIBLE_DEVICES=s, **sb.mps_env()))
+        with steps("GPU %s ceiling" % s):
+            g = measure([os.path.join(tools, "ceiling-gpu")],
+                        env=dict(os.environ, CUDA_VISIBLE_DEVICES=s, **sb.mps_env()))
         if g:
             ctx.ceilings[s] = g
-    return start_holds(ctx, tools)
+    with steps("holds"):
+        holds = start_holds(ctx, tools)
+    ctx.setup_s = list(ctx.setup_s) + steps.done
+    return holds
