@@ -59,8 +59,14 @@ def plot_student(sd, rec, gnuplot, gp_script):
 
 def input_text(args):
     """A case's arguments as shown in a report (the seed left out)."""
-    it = iter(args)     # "--seed V" goes as a pair; a --seed with nothing after it stays
-    return " ".join(a for a in it if a != "--seed" or next(it, None) is None)
+    out, i = [], 0
+    while i < len(args):
+        if args[i] == "--seed" and i + 1 < len(args):
+            i += 2              # "--seed V" goes as a pair; a --seed with nothing after stays
+            continue
+        out.append(args[i])
+        i += 1
+    return " ".join(out)
 
 
 def write_report(sd, rec, g):
