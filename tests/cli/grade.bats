@@ -609,3 +609,13 @@ EOF
         [ "$(printf '%s\n' "$output" | grep -c '^case')" -ge 3 ] || { echo "lab $n: $output"; false; }
     done
 }
+
+@test "the grading demo (grading/demo.sh): bad usage is one line and exit 2, before any grading" {
+    run "$KIT_ROOT/grading/demo.sh"
+    [ "$status" -eq 2 ]
+    [[ "$output" == "usage: "* ]]
+    run "$KIT_ROOT/grading/demo.sh" "$BATS_TEST_TMPDIR/d" 01
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"01 is no further GPU lab of the demo" ]]
+    [ ! -e "$BATS_TEST_TMPDIR/d/lab01" ]
+}
