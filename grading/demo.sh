@@ -12,14 +12,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 OUT [NN ...]" >&2; exit 2; }
 out=$1
 shift
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-cd "$here" || exit 1
 gpu_labs="03"
 for nn in "$@"; do
     [[ $nn =~ ^0[4-9]$ ]] || { echo "$0: $nn is no further GPU lab of the demo" >&2; exit 2; }
     gpu_labs="$gpu_labs $nn"
 done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$here" || exit 1
 
 # grade NN CPUS JOBS: the examples of lab NN graded into OUT/labNN (log OUT/labNN.log), on the
 # cores CPUS (a taskset list; empty: every core) with JOBS builds and runs at once (empty: the

@@ -617,5 +617,5 @@ EOF
     run "$KIT_ROOT/grading/demo.sh" "$BATS_TEST_TMPDIR/d" 01
     [ "$status" -eq 2 ]
     [[ "$output" == *"01 is no further GPU lab of the demo" ]]
-    [ ! -e "$BATS_TEST_TMPDIR/d/lab01" ]
+    [ ! -e "$BATS_TEST_TMPDIR/d" ]
 }
