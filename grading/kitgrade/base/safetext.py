@@ -1,19 +1,9 @@
 """Every text a student or a roster controls, made safe where it is read.
 
-Every text a student or a roster controls (a folder name, a login, a compiler message, a file's
-content), made safe where it is read:
-
-- clean / one_line: control characters (C0, DEL, C1, and the invisible format characters
-  such as bidirectional overrides) replaced, for a terminal, a CSV or TSV cell, a report;
-- term: a line printed on the grader's terminal (no escape sequence reaches it);
-- cell: a CSV or TSV cell a spreadsheet opens: a text that begins with = + - @, a tab or a
-  carriage return gets a leading apostrophe (OWASP's advice on CSV injection), so it is not
-  a formula; a number (-3.5) stays a number;
-- json_text: JSON whose strings keep their letters as they are and every control or invisible
-  character escaped (\\u009b), so that showing the file shows no escape sequence;
-- md, block, fence, gp_string: Markdown inline text that renders as written (never HTML, a
-  link or a table cell's end), a fenced block no content can close and its fence, a gnuplot
-  string.
+Such a text is a folder name, a login, a compiler message, a file's content. A character
+that is not printable (str.isprintable) is a control character (C0, DEL, C1) or an invisible
+format character such as a bidirectional override. cell follows OWASP's advice on CSV
+injection.
 """
 import json
 import re

@@ -1,7 +1,7 @@
 """What a run sees: whether bubblewrap works here, and the allow-list view it gives a run.
 
-What a run sees: whether bubblewrap works here, and the command line that gives a run its allow-
-list view of the machine. Part of sandbox.py: Sandbox gets these methods from _BwrapView."""
+The view is made by bubblewrap's command line. Part of sandbox.py: Sandbox gets these methods
+from _BwrapView."""
 import os
 import subprocess
 import sys

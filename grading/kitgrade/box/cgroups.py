@@ -1,8 +1,7 @@
 """The cgroups of the sandbox's runs (v1 or v2): the grading's own, and one per run.
 
-The cgroups of the sandbox's runs (v1 or v2): the grading's own cgroup, found and prepared once
-(_CgroupHost), and one per run for its limits, accounting and kill (_RunCgroup). Part of
-sandbox.py."""
+_CgroupHost finds and prepares the grading's own cgroup once; _RunCgroup is a run's cgroup,
+for its limits, accounting and kill. Part of sandbox.py."""
 import errno
 import itertools
 import os

@@ -1,8 +1,7 @@
 """What the kernel says about processes, mounts and cgroups: /proc and command outputs, parsed.
 
-What the kernel says about processes, mounts and cgroups: small file helpers, the parsers of
-/proc files and command outputs, the table of the machine's processes. Part of sandbox.py (which
-exports the parse_* functions); no state of its own."""
+It also holds small file helpers and the table of the machine's processes. Part of sandbox.py
+(which exports the parse_* functions); no state of its own."""
 import os
 import re
 import signal

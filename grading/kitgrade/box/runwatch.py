@@ -1,8 +1,7 @@
 """One run in a box, start to end: its first process, the watch, the kill, the Result.
 
-One run in a box, start to end (_Run): its first process, the watch while it runs (wall and CPU
-time, memory, processes, disk, GPU memory through nvidia-smi), the kill of every process, and
-the Result. Part of sandbox.py (Box.run makes a _Run)."""
+The watch covers wall and CPU time, memory, processes, disk, and GPU memory through
+nvidia-smi; every process is killed at the end. Part of sandbox.py: Box.run makes a _Run."""
 import json
 import math
 import os
@@ -404,8 +403,8 @@ class _Run:
         if table is None and ("memory" not in self.sb._cg.has or "cpu" not in self.sb._cg.has
                               or "pids" not in self.sb._cg.has):
             # the run's own processes (its cgroup names them): a scan of all of /proc from
-            # every run's watcher, many times a second, held the grader's one interpreter
-            # (16 runs at once on a machine without a pids controller: 8x slower gradings)
+            # every run's watcher, many times a second, holds the grader's one interpreter
+            # (without a pids controller, 16 runs at once made gradings 8x slower)
             table = _proc_stats(pids) if self.cg else _proc_table()
         if table is not None:
             live = [table[p] for p in pids if p in table]
@@ -510,8 +509,7 @@ class _Run:
         # A run that hit the process limit is named for it even where memory ran out
         # too: processes that fork in a loop each hold their own copy of a CUDA
         # context, so whether memory or the process count runs out first depends on
-        # the machine's load (the H100's lab 03 fork-loop example got either), while
-        # the count is the student's doing either way.
+        # the machine's load, while the count is the student's doing either way.
         resource_breach = None
         if cg and cg.pids_hits() > 0 and lim.nproc is not None:
             resource_breach = ("process-limit", f"tried to have more than {lim.nproc} processes and threads")

@@ -18,10 +18,8 @@ as root, a user id of its own); Box.run runs one command and returns how it ende
 - The trusted side reads and changes the box's files only through Box methods that follow no
   link at any step (openat with O_NOFOLLOW from the box's root: base/fsutil.py's walks).
 What a machine cannot enforce is said in Sandbox.notes and Sandbox.enforcement.
-This file is the interface (Sandbox, Box, and the names below); the work is done in its parts:
-sbtypes.py (Limits, Result, SandboxError), procfs.py (reading /proc and the kernel's files),
-cgroups.py (the runs' cgroups), boxfiles.py (the box's mount and its disk use),
-bwrapview.py (bubblewrap's command line: what a run sees) and runwatch.py (one run, start to end).
+This file is the interface (Sandbox, Box, and the names below); the work is done in its parts,
+the modules of box/ that say "Part of sandbox.py".
 """
 import atexit
 import glob
@@ -201,11 +199,10 @@ class Sandbox(_BwrapView):
             self.notes.append("GPU: no /dev/nvidia* device nodes here")
         # An MPS daemon that already runs gives a per-client device memory limit, but its server
         # serves one user at a time: a client of another user waits until that server has no
-        # client left. So it is used only where every run has the grader's own user; as root
-        # (a user a box) the runs are kept off it (on an H200 a lab 05 class graded as root
-        # beside a daemon had no run end in 300 s). As root the runs and the grader's own GPU
-        # programs (mps_env) are kept off any daemon, seen or not: one in another namespace
-        # is not seen in /proc.
+        # client left (a class graded as root beside a daemon had no run end in 300 s). So it
+        # is used only where every run has the grader's own user. As root (a user a box) the
+        # runs and the grader's own GPU programs (mps_env) are kept off any daemon, seen or
+        # not: one in another namespace is not seen in /proc.
         pipe = os.environ.get("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps")
         daemon = any(_read_or(f"/proc/{n}/comm").startswith("nvidia-cuda-mps")
                      for n in _listdir("/proc") if n.isdigit())

@@ -1,7 +1,6 @@
 """The sandbox's data: a run's Limits, its Result, the breaches' names, SandboxError.
 
-The sandbox's data: a run's Limits, how it ended (Result), the names of the breaches, and
-SandboxError. Part of sandbox.py, which exports all of them."""
+Part of sandbox.py, which exports all of them."""
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -27,8 +26,7 @@ class Limits:
     # A run on a GPU shared with others: SHARE() says how many runs hold it now (the run
     # included), and a wall-clock second counts as 1/N of one towards wall_s, since the GPU
     # slices its time between the processes' contexts (one of N takes about N times as long
-    # as alone), up to wall_most_s however shared. On a 64-core host, 64 correctness runs of
-    # lab 03 on one GPU each ran past 10 s (0.7 s alone): two in three students "timed out".
+    # as alone), up to wall_most_s however shared.
     share: Optional[Callable[[], int]] = None
     wall_most_s: Optional[float] = None
 

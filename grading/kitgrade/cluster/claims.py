@@ -1,9 +1,8 @@
 """Exactly-once grading across a Slurm round's tasks: static shares, then claims.
 
-Exactly-once grading across the tasks of a Slurm round: each task's static share of the
-round's students, and the claim a task takes on a student before it grades it (a file created
-with O_EXCL in OUT/slurm/ROUND/claims, which works on NFS too). The folder of claims belongs to
-one round: a new round has its own, so the claims of older rounds are never read."""
+A task claims a student before it grades it: a file created with O_EXCL in
+OUT/slurm/ROUND/claims, which works on NFS too. The folder of claims belongs to one round: a new
+round has its own, so the claims of older rounds are never read."""
 import json
 import os
 import socket

@@ -1,11 +1,9 @@
 """One Slurm array task's grading (--shard) and the merge job (--merge-only).
 
-One Slurm array task's grading (`--shard ROUND:I`) and the merge job (`--merge-only`): the
-task grades the round's students it claims (its own share first, then those of tasks that
-ended without claiming them)
-through the local driver, with its own reference in OUT/slurm/ROUND/tasks/I; the merge makes
-grades.csv, summary.md, the plots, the similarity report and the export from OUT, and lists
-the machines every task graded on."""
+A task (`--shard ROUND:I`) grades the round's students it claims, its own share first, then
+those of tasks that ended without claiming them. It grades through the local driver, with its
+own reference in OUT/slurm/ROUND/tasks/I. The merge makes grades.csv, summary.md, the plots, the
+similarity report and the export from OUT, and lists the machines every task graded on."""
 import os
 import platform
 import socket

@@ -1,9 +1,9 @@
 """Submitting a grading to Slurm: sbatch options, job scripts, the round, --wait.
 
-Submitting a grading to Slurm (the login node's side of `grading/grade --slurm`): the sbatch
-options the rubric's limits map to, the job scripts of a round (paths are data: every word
-quoted), the round's folder OUT/slurm/ROUND, the job array and its dependent merge job, and
---wait. The tasks' side is shard.py; the progress line slurmstatus.py."""
+This is the login node's side of `grading/grade --slurm`. The sbatch options come from the
+rubric's limits. In a job script paths are data: every word is quoted. A round has the folder
+OUT/slurm/ROUND, a job array and a merge job that depends on it. The tasks' side is shard.py;
+the progress line slurmstatus.py."""
 import math
 import os
 import pwd

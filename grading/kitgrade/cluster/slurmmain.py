@@ -1,8 +1,8 @@
 """The driver's Slurm modes on the login node: --slurm and --merge-only.
 
-The driver's Slurm modes on the login node: `--slurm` (the grading's setup as a local one
-does it, then one round submitted: a job array and its merge job; --wait) and `--merge-only`
-(what the merge job runs). Neither builds or runs a submission, nor needs a GPU."""
+`--slurm` does the grading's setup as a local grading does, then submits one round (a job
+array and its merge job) and, with --wait, waits for it. `--merge-only` is what the merge job
+runs. Neither builds or runs a submission, nor needs a GPU."""
 import fcntl
 import os
 

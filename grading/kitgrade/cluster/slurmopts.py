@@ -1,8 +1,8 @@
 """The grader's Slurm options, checked; what only the submission reads.
 
-The grader's Slurm options (grading/README.md, "Grading on a Slurm cluster"), as cli reads
-them (their argparse group), checked (check); what only the submission reads (SUBMIT_ONLY:
-cli.task_words leaves it out of the words a job's task is started with)."""
+The options are described in grading/README.md, "Grading on a Slurm cluster"; cli reads them
+as their argparse group. SUBMIT_ONLY: cli.task_words leaves these out of the words a job's
+task is started with."""
 import re
 from dataclasses import dataclass, field
 from typing import List, Optional

@@ -1,8 +1,7 @@
 """`grading/grade --status OUT`: one progress line of a Slurm grading, from OUT alone.
 
-`grading/grade --status OUT`: one progress line of a Slurm grading, read from OUT alone
-(squeue adds the tasks' states where Slurm answers): graded of all, claimed and not done yet,
-each task's state and count, the last round's job ids."""
+squeue adds the tasks' states where Slurm answers. The line gives graded of all, claimed and
+not done yet, each task's state and count, and the last round's job ids."""
 import os
 import sys
 

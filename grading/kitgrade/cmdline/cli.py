@@ -1,11 +1,10 @@
 """The grader's command line: one argparse parser, its option groups, their checks and --help.
 
-The grader's command line (the bash grader's, plus --rubric, --print-cases and --kit, the
-instructors' workflow and Slurm) is read once, by one argparse parser with a group for each
-concern. Two things are settled before argparse reads the words, as the bash grader read
-them: a value is the next word whatever it looks like (`--out --force`, `--ref -x`), and
-`--only=a,b` is a list. argparse's complaints are said in the grader's words: one line, exit
-2. The values are checked after it, in a fixed order."""
+The options are the bash grader's, plus --rubric, --print-cases and --kit, the instructors'
+workflow and Slurm. Two things are settled before argparse reads the words, as the bash grader
+read them: a value is the next word whatever it looks like (`--out --force`, `--ref -x`), and
+`--only=a,b` is a list. argparse's complaints are said in the grader's words: one line, exit 2.
+The values are checked after it, in a fixed order."""
 import argparse
 import os
 import re

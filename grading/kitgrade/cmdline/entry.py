@@ -1,8 +1,7 @@
 """grading/grade's entry: the options parsed, the grading run, a clean stop on an interrupt.
 
-grading/grade's entry: the command line, the class to grade (resume, --force, --only), the
-driver's run (schedule.Grading) with a clean stop on an interrupt, and the class's outputs
-(grades.csv, summary.md, the plots, the export)."""
+It also picks the class to grade (resume, --force, --only), hands it to schedule.Grading and
+writes the class's outputs (grades.csv, summary.md, the plots, the export)."""
 import os
 import signal
 import sys

@@ -1,9 +1,8 @@
 """The dates of a git submission: the commit graded at a deadline, dates that cannot be true.
 
-The dates of a git submission: a commit and its times, git's dates read, the commit graded at a
-deadline (pick_commit, effective_times: a backdated commit counts at its parent's date) and the
-dates that cannot be true (date_flags). Pure functions, no git run; part of gitsub.py, which
-exports them."""
+pick_commit and effective_times choose the commit graded (a backdated commit counts at its
+parent's date); date_flags finds the dates that cannot be true. Pure functions, no git run; part
+of gitsub.py, which exports them."""
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import List, Optional

@@ -20,14 +20,8 @@ info/grafts, commit-graph or worktrees. A link, a FIFO or a folder of the wrong 
 copy needs one is refused with the link's name (status `refused`), and so are borrowed objects
 (objects/info/alternates), a `.git` that is a link or a `gitdir:` file, and a linked work tree
 (commondir). The copy is capped in bytes and files, and given to the unprivileged user git runs
-as.
-
-Interface:
-    copy_store(repo, dest, *, uid=None, max_bytes=MAX_BYTES, max_files=MAX_FILES) -> None
-        the repository at repo (a work tree with .git, or bare) copied as a new bare
-        repository into dest, which must not exist; GitError on refusal
-    GitError
-Standard library only; Python 3.8+.
+as. copy_store takes a work tree with .git, or a bare repository, and makes the copy a new bare
+repository in dest, which must not exist; a refusal raises GitError.
 """
 import errno
 import os

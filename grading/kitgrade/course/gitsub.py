@@ -13,11 +13,8 @@ repository says is obeyed:
 - only plumbing commands run (rev-parse, rev-list, ls-tree, cat-file): no checkout, no
   `git archive` (it would run the filter drivers .gitattributes asks for), so filter drivers,
   aliases, pagers and hooks named in the repository's config are never reached;
-- git never reads the student's folder: gitstore.copy_store first copies, with no link
-  followed, what git needs (HEAD, refs, packed-refs, the repository's own objects) into a bare
-  repository of the grader's with a config of its own, and git reads that copy. A link where
-  the copy needs a file, a `.git` that is a link or a `gitdir:` file, borrowed objects
-  (objects/info/alternates) and a linked work tree are refused with what they are;
+- git never reads the student's folder, only gitstore.copy_store's link-free copy (gitstore.py
+  says what is copied and what is refused);
 - files are taken from the tree with `git cat-file blob`: regular files only (a link, a
   submodule or a folder at a student file's path is skipped with a reason, and so is a Git
   LFS pointer, whose content is not in the repository), at most max_file_bytes each (the size
@@ -29,33 +26,20 @@ labs/03_global_mem/conv.cu) or, failing that, from the repository's root. The co
 the tip of `ref` (HEAD by default), or with `until` the last commit on its first-parent line
 dated at or before `until` (the caller passes the deadline, or the deadline plus the student's
 extension and the late policy's last day: the late work then counts, and its lateness comes from
-its time). A commit cannot be older than its parent, so a backdated commit counts at the
-date of the latest commit before it on the line (flag `backdated`). Commit times are set by the
+its time). A commit cannot be older than its parent, so a backdated commit counts at the date of
+the latest commit before it on the line (flag `backdated`). Commit times are set by the
 student's machine: a platform's submission time (`submitted_at`, from --submitted) rules over
-them for lateness, and the result flags
-`dated-after-clone` (a commit dated after the clone was made, which cannot be), `out-of-order`
-(a commit dated before its parent) and `committed-after-submission`.
+them for lateness, and the result flags `dated-after-clone` (a commit dated after the clone was
+made, which cannot be), `out-of-order` (a commit dated before its parent) and
+`committed-after-submission`.
 
-Interface (commit dates and the choice of the commit live in gitdates.py; gitsub exports them):
-    find_repos(folder) -> Tuple[List[Tuple[str, Path]], List[str]]   ((name, path), ignored)
-    read_repo_list(path) -> List[Tuple[str, str]]                    ((name, path or URL))
-    is_url(location) -> bool
-    clone(url, dest, *, timeout=600, max_bytes=1 GiB) -> datetime     (a bare clone; its time)
-    submitted_rows(path, *, default_tz=None) -> [(line, {kind: name}, datetime)]
-        CSV `login,submitted_at` (ISO 8601; Canvas's API field name), GitHub Classroom's grades
-        download (github_username, roster_identifier, submission_timestamp) or Moodle's grading
-        worksheet (Email address, "Last modified (submission)", in Moodle's English date form,
-        read in default_tz); keys are logins, identifiers or e-mail addresses in lower case
-    GitReader(*, uid="auto", max_file_bytes=4 MiB, timeout=60, tmp=None)
-        .copy(repo) -> a context manager: the git folder of the repository's link-free copy
-        (in a new folder of tmp, removed after), .resolve(git_dir, ref) -> str,
-        .first_parents(git_dir, commit) -> List[Commit], .clone_time(git_dir) -> datetime
-    take(repo, dest, *, files, lab_dir=None, login="", ref="HEAD", until=None,
-         submitted_at=None, clone_time=None, reader=None) -> GitSubmission
-        writes the files into the new folder dest (their kit names) and says what it did;
-        GitSubmission.to_dict() goes into results.json ("git": {...}); commit and
-        commit_time go into grades.csv and the report.
-Standard library only; Python 3.8+.
+Commit dates and the choice of the commit live in gitdates.py; gitsub exports them.
+GitSubmission.to_dict() is results.json's "git"; its commit and commit_time also go into
+grades.csv and the report. --submitted (submitted_rows) reads three formats: a CSV
+`login,submitted_at` (ISO 8601; Canvas's API field name), GitHub Classroom's grades download
+(github_username, roster_identifier, submission_timestamp) and Moodle's grading worksheet
+(Email address, "Last modified (submission)", in Moodle's English date form, read in
+default_tz); the keys are logins, identifiers or e-mail addresses in lower case.
 """
 import csv
 import io

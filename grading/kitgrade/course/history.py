@@ -9,25 +9,17 @@ recorded (OUT/grading.json "seed", or the `seed: S` line of OUT/grading.txt): re
 it back, and refuses a different --seed, so that the student meets the same hidden inputs as the
 class.
 
-Interface:
-    recorded_seed(out) -> Optional[str]
-    regrade_seed(out, requested: Optional[str] = None) -> str          (HistoryError)
-    select_only(available, only: Iterable[str]) -> Tuple[List[str], List[str]]
-        available: login -> NAME (the folder under OUT/students), a mapping or (login, NAME)
-        pairs, a login of several NAMEs given as several pairs; only: the logins of --only
-        (a folder name works too); returns (NAMEs to regrade, in the order given, and the
-        logins that match nobody). A name is a NAME exactly, else a login exactly, else
-        either in another letter case; where one of these fits several NAMEs the name is
-        ambiguous: HistoryError, naming them
-    summary(result: dict, *, seed=None, time=None) -> dict
-    archive(out, name, *, seed=None, why="regrade", now=None) -> Optional[dict]
-        (None when the student has no result yet: nothing to keep)
-    load(out, name) -> List[dict]          (oldest first)
-    markdown(entries: List[dict]) -> str   (a table for report.md; "" when there is none)
+select_only(available, only): available maps a login to a NAME (the folder under
+OUT/students), as a mapping or as (login, NAME) pairs (a login of several NAMEs is several
+pairs); only holds the logins of --only (a folder name works too). It returns the NAMEs to
+regrade, in the order given, and the logins that match nobody. A name is a NAME exactly, else a
+login exactly, else either in another letter case; where one of these fits several NAMEs the
+name is ambiguous: HistoryError, naming them. archive() returns None when the student has no
+result yet (nothing to keep); load() gives the entries oldest first.
+
 summary() reads these keys of results.json, each optional: graded_at (or time), seed, commit and
 commit_time (or git: {commit, commit_time}), total_pts and max_pts (or the grader's points:
-{total, max}), late: {points_before, points_after, status}, status, reason. Standard library
-only; Python 3.8+.
+{total, max}), late: {points_before, points_after, status}, status, reason.
 """
 import errno
 import fcntl

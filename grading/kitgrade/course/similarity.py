@@ -19,18 +19,11 @@ the tool and writes its findings for a person to judge:
 - earlier years' folders are "old" files to sim_c: compared with this year's class, never with
   each other.
 
-Interface:
-    find_tool() -> Optional[str]                       (the path of sim_c, None when missing)
-    collect(folder, files, *, lab_dir=None, label_prefix="") -> Dict[str, Dict[str, Path]]
-        student label -> {kit file name: path}; a student's file is FOLDER/STUDENT/NAME or
-        FOLDER/STUDENT/LAB_DIR/NAME (an extracted repository's tree)
-    compare(current, *, skeleton, earlier=None, threshold=40.0, min_run=24,
-            max_bytes=1 MiB, timeout=600, tool=None) -> Report      (SimilarityError)
-    markdown(report, *, max_pairs=100, max_passages=6, max_lines=40, width=60) -> str
-    Report.to_dict() -> dict (for OUT/similarity.json)
-A typical call: compare(collect(SUBS, ["conv.cu"]), skeleton={"conv.cu": KIT/labs/03_global_mem/
-conv.cu}, earlier=collect(OLD, ["conv.cu"], label_prefix="2024/")). Standard library only;
-Python 3.8+.
+collect() maps each student's label to {kit file name: path}; a student's file is
+FOLDER/STUDENT/NAME or FOLDER/STUDENT/LAB_DIR/NAME (an extracted repository's tree). compare()
+raises SimilarityError; Report.to_dict() is OUT/similarity.json. A typical call:
+compare(collect(SUBS, ["conv.cu"]), skeleton={"conv.cu": KIT/labs/03_global_mem/conv.cu},
+earlier=collect(OLD, ["conv.cu"], label_prefix="2024/")).
 """
 import difflib
 import os

@@ -1,10 +1,8 @@
 """The instructors' options: roster, repositories, deadline, regrades, export, similarity.
 
-The instructors' options of the command line (grading/README.md, "A whole assignment"):
-the roster, git repositories at a deadline, submission times, regrading some students, the
-gradebook export and the similarity report. cli reads them (their argparse group) into a
-WfOptions and checks them with the rest (check); without any of them the grader works as it
-did.
+They are described in grading/README.md, "A whole assignment"; submission times are among
+them too. cli reads them (their argparse group) into a WfOptions and checks them with the rest
+(check). Without any of them the grader works as it did.
 """
 import os
 import re

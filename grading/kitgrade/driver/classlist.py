@@ -1,20 +1,10 @@
 """The class of one grading: folders, clones and --repos, matched to the roster.
 
-The class of one grading, for the instructors' workflow: the student folders of
---submissions (a folder that is a git repository is read at a commit), the repositories of
---repos, each matched to its student on the roster (--roster; roster.py), the students on the
-roster without a submission (`missing`), and the students --only names.
-
-Interface:
-    Roll(wf, out)                       the files of the options read and checked (RosterError,
-                                        ValueError: bad input, one line)
-    Roll.scan(subs) -> (students, skipped)      names.Student each, sorted by name; skipped:
-                                        (name, why) of what is not graded
-    Roll.select(students, only) -> [names.Student]     (ValueError: a name nobody has, or
-                                        one that fits several students)
-    Roll.platform_time(st) -> datetime or None         (--submitted; known after scan)
-    Roll.extension(st) -> str           the student's extension (the roster's column)
-    Roll.points_by_login(recs) -> {login: points or None}     for the export
+Part of the instructors' workflow. A folder of --submissions that is a git repository is read
+at a commit, and a student on the roster without a submission is `missing` (the matching is
+roster.py's). Roll(wf) reads and checks the options' files (RosterError or ValueError: one
+line); Roll.scan gives (students sorted by name, skipped as (name, why)), and after it
+Roll.platform_time gives each student's --submitted time.
 
 Two folders of one name but a bare clone's `.git` (alice, alice.git) are one student's two
 folders: with a roster the duplicate rule of roster.py grades one and names both; without one

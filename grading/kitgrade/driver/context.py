@@ -1,8 +1,7 @@
 """What every part of one grading shares (Ctx): options, lab, rubric, cases, paths, limits.
 
-What every part of one grading shares: the options, the lab, the rubric, the drawn cases and
-each variant's output on them, the paths, the sandbox and the limits (one object, built once
-by setup.prepare and read by every task)."""
+It also holds each variant's output on the drawn cases and the sandbox. One object, built
+once by setup.prepare and read by every task."""
 import os
 import threading
 from dataclasses import dataclass, field

@@ -1,8 +1,8 @@
 """The optional runs: --sanitize and --profile.
 
-The optional runs: --sanitize (compute-sanitizer memcheck on GPU labs; an AddressSanitizer
-and UBSan build of the student's files under the kit's own rules on CPU labs) and --profile
-(profiler metrics of every passing GPU variant, through grading/metrics in the box)."""
+--sanitize: compute-sanitizer memcheck on GPU labs; on CPU labs an AddressSanitizer and UBSan
+build of the student's files under the kit's own rules. --profile: the profiler metrics of
+every passing GPU variant, through grading/metrics in the box."""
 import os
 import re
 
@@ -47,7 +47,7 @@ def sanitize(ctx, r, cores):
             return "compute-sanitizer not found: sanitizer runs skipped"
         # padding after every allocation: a kernel writing past its output lands there, not
         # in the next buffer, where memcheck sees nothing (whether it does depends on the
-        # picture's size, which the secret seed draws: one of two H100 runs missed it)
+        # picture's size, which the secret seed draws: one run in two missed it)
         pre = [tool, "--tool", "memcheck", "--padding", "4096", "--error-exitcode", "99"]
     else:
         argv = build.build_argv(ctx.lab, ctx.pristine, r.box.root, out="asan", extra=[

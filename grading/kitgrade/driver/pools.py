@@ -1,12 +1,11 @@
 """What the scheduler hands out: the machine's cores and its GPUs.
 
-What the scheduler hands out: the machine's cores (one task per core, pinned; a wall-clock
-timed run takes them all) and its GPUs (correctness runs of several students at once, a timed
-run alone). First come, first served, so that a task that needs everything is not starved;
-only the reference (every student waits for it) and a GPU's timing worker, once that GPU has
-run nothing for a second (it waits idle for the worker's cores), go to the head of the line;
-while correctness runs keep the GPU busy, more students' runs end, and the worker's next turn
-times them all."""
+One task per core, pinned; a wall-clock timed run takes every core. A GPU takes correctness
+runs of several students at once, a timed run alone. First come, first served, so that a task
+that needs everything is not starved. Only the reference (every student waits for it) and a
+GPU's timing worker, once that GPU has run nothing for a second (it waits idle for the worker's
+cores), go to the head of the line. While correctness runs keep the GPU busy, more students'
+runs end, and the worker's next turn times them all."""
 import threading
 import time
 from contextlib import contextmanager
@@ -208,16 +207,15 @@ class Gpus:
 
     @contextmanager
     def shared_run(self, slot, held):
-        """One correctness run on SLOT, for a task holding the cores HELD (a Held). A run, not
-        a student's whole set of runs, holds the GPU: a timed run waits for the runs in
-        flight (at most one run limit, or run.SHARE_STRETCH of them on a shared GPU), not
-        for every case of every student in flight (a hanging kernel's student held it 50 s,
-        every other student queued behind it). While
-        the GPU is kept for a timed run the task gives its cores back (builds go on), and
-        once the GPU is open it takes a core again and looks once more; a task never holds
-        a place on the GPU while it waits for a core (places held by tasks queued for cores
-        would keep the GPU idle). When the GPU is only full of other runs, the task waits
-        with its core: one of them ends soon."""
+        """One correctness run on SLOT, for a task holding the cores HELD (a Held). A run, not a
+        student's whole set of runs, holds the GPU: a timed run waits for the runs in flight (at
+        most one run limit, or run.SHARE_STRETCH of them on a shared GPU), not for every case of
+        every student in flight (one student's hanging kernel would hold it while every other
+        student queued). While the GPU is kept for a timed run the task gives its cores back
+        (builds go on), and once the GPU is open it takes a core again and looks once more; a
+        task never holds a place on the GPU while it waits for a core (places held by tasks
+        queued for cores would keep the GPU idle). When the GPU is only full of other runs, the
+        task waits with its core: one of them ends soon."""
         while True:
             with self.cv:
                 while held.cs is not None and not self._open(slot) and not self._kept(slot):
@@ -349,8 +347,7 @@ class TimingLine:
                 if self.closed:
                     return
             # its cores before any build's or check's waiting once the GPU has run nothing for
-            # a second (it waits for them: behind a class's builds, a lab 05 grading's GPU
-            # stood idle 23 s before its last turn)
+            # a second (it waits for them: behind a class's builds a GPU stood idle 23 s)
             with self.cores.take(2, urgent=idle_for(self.gpus, slot)) as cs, \
                     self.gpus.alone(slot):
                 t0 = time.monotonic()

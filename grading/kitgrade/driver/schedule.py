@@ -31,9 +31,8 @@ from .workflow import Workflow
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # kitgrade/
 
 
-# correctness runs at once on one GPU unless --gpu-share says: the --jobs count, at most this.
-# 16 on the 16-core H100 graded every copy of the reference alike; on a 64-core host, 64 runs
-# of lab 03 on one GPU each took over 10 s (0.7 s alone), and 2 GPUs were no faster than one.
+# correctness runs at once on one GPU unless --gpu-share says: the --jobs count, at most this
+# (16 graded every copy of the reference alike; 64 took over 10 s each, 0.7 s alone).
 SHARE_MOST = 16
 
 
@@ -192,8 +191,8 @@ class Grading:
 
     def warm_checker(self):
         """While the reference builds and runs, half the cores (8 or more here) compute the
-        checker's references into its cache: the reference's compares, which every student
-        waits for, took 9 to 13 s one after the other in a lab 05 grading."""
+        checker's references into its cache: every student waits for the reference's
+        compares, which take seconds one after the other (9 to 13 s in lab 05)."""
         ctx = self.ctx
         n = len(self.cores.all) // 2
         if n < 4 or not ctx.cache:
@@ -215,9 +214,8 @@ class Grading:
             os.makedirs(os.path.join(sd, "logs"))
             box = self.open_box(names.REF_BOX)
             self.ref_box = box
-            # every student waits for the reference: its files built side by side, on a
-            # quarter of the cores (up to 4; a lab 05 grading's students waited 13 s for its
-            # build on one core of sixteen)
+            # every student waits for the reference: its files built side by side on a quarter
+            # of the cores, up to 4 (lab 05's took 13 s on one core)
             with self.cores.take(max(1, min(4, len(self.cores.all) // 4)), urgent=_yes) as cs:
                 self.count("building", 1)
                 try:

@@ -1,9 +1,8 @@
 """Everything a grading needs before its first student: kit, tools, OUT, seed, sandbox.
 
-Everything a grading needs before its first student: the kit (staged at a make-safe path
-when its own path is not), the grader's tools, the lab and its rubric, OUT and its lock, the
-secret seed (kept in OUT/grading.txt), the hidden cases and each variant's output on them, the
-sandbox, the pristine kit, the GPUs, the copy ceilings and grading.txt."""
+The kit is staged at a make-safe path when its own path is not. It also prepares the lab and
+its rubric, OUT's lock, the secret seed (kept in OUT/grading.txt), the hidden cases and each
+variant's output on them, the pristine kit, the GPUs, the copy ceilings and grading.txt."""
 import fcntl
 import hashlib
 import os

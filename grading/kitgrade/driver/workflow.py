@@ -1,7 +1,7 @@
 """The instructors' workflow wired into the driver: the hooks schedule and entry call.
 
-The instructors' workflow wired into the driver (schedule.py and entry.py call these hooks;
-without any of the options they change nothing but reading a folder of clones at a commit):
+Without any of the workflow's options the hooks change nothing but reading a folder of clones
+at a commit:
 
 - the class: classlist.Roll (roster, clones, --repos, `missing` students, --only);
 - a git submission: gitsub.take() of the commit graded into OUT/students/ID/submitted, which

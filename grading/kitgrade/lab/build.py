@@ -1,18 +1,16 @@
 """Builds: the pristine kit, the student's files put in, the kit's rules, forbidden symbols.
 
-Builds: the pristine kit every submission is built against, the student's files put in, the
-kit's own build rules run in the box, and the forbidden-symbol check.
-
-The pristine kit (the kit's grading/build/pristine/NN-FINGERPRINT, shared by the gradings of
-the kit; or OUT/pristine, or a private folder when OUT's path cannot be handed to make) holds
-common/ and the lab's folder without ref.c, the skeleton regenerated from the solution, the
-kit's libraries prebuilt with GRADED=1 (no reference linked), the skeleton built once (its
-objects of the lab's own files, main.c's and the rest, are linked into every student's build)
-and nothing else: no solutions/, grading/ (but the profiler-metrics tool), tests/ or rubrics.
-A box sees it read-only. A student build is `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out
-SRC=BOX/src ENTRY=... LAB_OBJS="PRISTINE/.skeleton/build/main.c.o ..." labNN`: the kit's
-rules, the student's files only from BOX/src (no student Makefile exists anywhere), only the
-skeleton's entry points left global in them.
+The pristine kit, which every submission is built against (the kit's
+grading/build/pristine/NN-FINGERPRINT, shared by the gradings of the kit; or OUT/pristine, or a
+private folder when OUT's path cannot be handed to make) holds common/ and the lab's folder
+without ref.c, the skeleton regenerated from the solution, the kit's libraries prebuilt with
+GRADED=1 (no reference linked), the skeleton built once (its objects of the lab's own files,
+main.c's and the rest, are linked into every student's build) and nothing else: no solutions/,
+grading/ (but the profiler-metrics tool), tests/ or rubrics. A box sees it read-only. A student
+build runs in the box: `make -C PRISTINE/labs/LAB GRADED=1 O=BOX/out SRC=BOX/src ENTRY=...
+LAB_OBJS="PRISTINE/.skeleton/build/main.c.o ..." labNN`: the kit's rules, the student's files
+only from BOX/src (no student Makefile exists anywhere), only the skeleton's entry points left
+global in them.
 """
 import fcntl
 import hashlib

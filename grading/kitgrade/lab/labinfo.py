@@ -1,9 +1,9 @@
 """What the lab is, as its checker describes it (`check-NN describe`).
 
-What the lab is: its parts, variants, spans, ceilings and, per hidden case, each variant's
-output shape and the bytes it must move, as the lab's checker describes them
-(`grading/build/check-NN describe [--part P ARGS...]`, DESIGN.md "The checker"). The grader
-names no lab: everything it knows of one comes from here and from the rubric.
+The checker gives its parts, variants, spans, ceilings and, per hidden case, each variant's
+output shape and the bytes it must move (`grading/build/check-NN describe [--part P ARGS...]`,
+DESIGN.md "The checker"). The grader names no lab: everything it knows of one comes from here
+and from the rubric.
 
 The JSON read (grading/check.c; fields by name, unknown ones ignored):
     {"lab": "03", "title": "...", "gpu": true,

@@ -92,9 +92,9 @@ def on_cores(cpus):
 
 def _in_memory(data):
     """A descriptor of an unnamed in-memory file holding DATA, at its start: the checker's
-    standard input. Fed through a pipe, megabytes went in 64 KiB writes, each waiting for the
-    grader's interpreter lock among dozens of busy threads (a lab-03 student's checks took
-    11 s on the 16-core box, 2.5 s alone)."""
+    standard input. Fed through a pipe, megabytes go in 64 KiB writes, each waiting for the
+    grader's interpreter lock among dozens of busy threads (a student's checks took 11 s, 2.5 s
+    alone)."""
     if hasattr(os, "memfd_create"):
         fd = os.memfd_create("kit-output", os.MFD_CLOEXEC)
     else:

@@ -1,8 +1,8 @@
 """GPU activity records of a run: parsed, put on the grader's clock, given to a repetition.
 
-GPU activity records of a run (DESIGN.md "GPU activity records"): parsed, mapped to
-CLOCK_MONOTONIC through the calibration lines, and attributed to a timed repetition by its
-launch window. Reads every format:
+See DESIGN.md, "GPU activity records". The grader's clock is CLOCK_MONOTONIC, reached through
+the calibration lines; a record goes to the timed repetition whose launch window holds it.
+Reads every format:
 
     # kitcupti 3                         (common/cupti_trace.c)
     K  START  END  STREAM  0      -     NAME   STATIC+DYNAMIC   (shared memory per block)
@@ -20,13 +20,12 @@ from typing import List
 # clock mapping error allowed at the ends of a launch window: none for copies at its start (the
 # kit's own upload is queued just before it opens), a little for kernels
 SLACK_NS = 2000
-# a copy from the device of the output's size that starts within this of a window's end and
-# ends more than this after it is the kit's download of the output, issued once the window
-# closed: on the H200, lab 05's 16 MB download to pageable memory, mapped within the slack of
-# its window's end, failed a correct copies v2 ("copied to pageable host memory"), and it
-# would add its milliseconds to a total span. Only such a copy: the kit reads l1 after waiting
-# for the legacy stream, which a student's non-blocking stream does not join, so another copy
-# there is the student's
+# a copy from the device of the output's size that starts within this of a window's end and ends
+# more than this after it is the kit's download of the output, issued once the window closed
+# (taken as the student's, lab 05's 16 MB download to pageable memory failed a correct copies
+# v2, and it would add its milliseconds to a total span). Only such a copy: the kit reads l1
+# after waiting for the legacy stream, which a student's non-blocking stream does not join, so
+# another copy there is the student's
 NEAR_NS = 50000
 
 

@@ -1,11 +1,11 @@
 """The key channel of a timed run: a fresh key for each timed repetition, recorded.
 
-The key channel of a timed run (`--ctl IN,OUT`, DESIGN.md "The grading mode of the
-harness"): before timed repetition K of variant V the harness writes `rep V K` and reads one
-line `key HEX`; V is PART:V where the grader sets KIT_CTL_PARTS=1 in the run's environment and
-the part has a name (Timer: one process for every part of a lab). The grader draws each key at that moment (64 random bits, never 0), records it
-with the times it was asked for and handed out (CLOCK_MONOTONIC ns, the clock of the launch
-windows), and refuses anything else on the channel.
+The channel is `--ctl IN,OUT` (DESIGN.md "The grading mode of the harness"). Before timed
+repetition K of variant V the harness writes `rep V K` and reads one line `key HEX`; V is PART:V
+where the grader sets KIT_CTL_PARTS=1 in the run's environment and the part has a name (Timer: one
+process for every part of a lab). The grader draws each key at that moment (64 random bits, never
+0), records it with the times it was asked for and handed out (CLOCK_MONOTONIC ns, the clock of the
+launch windows), and refuses anything else on the channel.
 
 Each case of a run begins with `gate 0 0`, once its GPU context is made and before the
 student's code runs; it is answered `open` at once, or, the first one of a run started early

@@ -1,11 +1,11 @@
 """The checks of one timed run: its keys, its launch windows, its GPU activity records.
 
-The checks of one timed run (timing.Timer's part that judges a run, not the one that makes
-it): the keys the run asked for against the ones it reports, its launch windows against the
-grader's clock, its GPU activity records (the launches it needs, no copy inside a kernel-span
-launcher, a time the measured ceiling allows, the mechanism the rubric asks of it), and the outputs of repetitions picked after
-the run, checked with their keys. A check the reference itself breaks is turned off for that
-variant in that grading (ref_check)."""
+This is timing.Timer's part that judges a run, not the one that makes it. It checks the keys the
+run asked for against the ones it reports, its launch windows against the grader's clock, its GPU
+activity records (the launches it needs, no copy inside a kernel-span launcher, a time the measured
+ceiling allows, the mechanism the rubric asks of it), and the outputs of repetitions picked after
+the run, with their keys. A check the reference itself breaks is turned off for that variant in
+that grading (ref_check)."""
 import secrets
 import threading
 from dataclasses import dataclass, field

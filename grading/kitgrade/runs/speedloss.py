@@ -1,22 +1,16 @@
 """Why a passing variant lost performance points, and what else ran at that moment.
 
-Why a variant that passed every test lost performance points, for its report: which pairs
-(and which of their repetitions) fell below the ratio where full points start, or which run
-broke a speed check, and what else ran at that moment on the same GPU and cores.
+The report names the pairs (and their repetitions) that fell below the ratio where full points
+start, or the run that broke a speed check, and what else ran at that moment on the same GPU
+and cores.
 
 Every run of a grading (builds, correctness runs, timed runs) is kept in a RunLog while the
 grading lasts: who it was for, where it ran (the GPU, the cores) and from when to when, in
-seconds from the grading's start. A timed run carries its entry's number (`seq`), and a pair
-the numbers of its two runs, so the runs that overlapped it are found afterwards. Other
-submissions' runs are named by their kind only (a build, a correctness run, a timed run, the
-reference's timed run): a report is the student's.
-
-Interface:
-    RunLog(); running(ctx, who, name, gpu=None, cores=None)  a context manager around one run
-        (yields its entry, whose "seq" a timed run keeps)
-    full_ratio(rub) -> float       the time ratio (reference / student) where the full share starts
-    explain(rub, variant, log, who) -> dict or None      results.json's variant "speed_loss"
-    lines(variant) -> [str]        the report's words for it (Markdown, escaped)
+seconds from the grading's start. A timed run carries its entry's number (`seq`), and a pair the
+numbers of its two runs, so the runs that overlapped it are found afterwards. Other submissions'
+runs are named by their kind only (a build, a correctness run, a timed run, the reference's
+timed run): a report is the student's. explain() gives results.json's variant "speed_loss", and
+lines() report.md's words on it (Markdown, escaped).
 """
 import itertools
 import threading

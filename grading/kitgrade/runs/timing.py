@@ -1,9 +1,8 @@
 """Verified speed: the reference and the student timed in pairs on the same slot.
 
-Verified speed: the reference and the student timed interleaved on the same slot (a core,
-or a GPU), every repetition on content the grader chose at that moment, outputs of
-repetitions picked after the run checked, and what the run claims measured against what it
-could have done.
+A slot is a core or a GPU. Every repetition runs on content the grader chose at that moment,
+the outputs of repetitions picked after the run are checked, and what the run claims is
+measured against what it could have done.
 
 One timed process per (who, variant) on a CPU (its CPU or wall time is the trusted measure),
 per (who, case) on a GPU (CUPTI records give each repetition's kernels and copies by its launch
@@ -11,13 +10,8 @@ window). A pair is one reference run and one student run: on a GPU back to back,
 order; under perf_clock cpu at once on the same core, in lockstep repetition by repetition
 (keys.Lockstep), the first repetition to each in turns; pairs go on until their time ratios
 agree within the rubric's perf_spread, or perf_pairs runs out, and a ratio that would lose
-performance points is taken from two timed runs of the student's at least. The checks of a run are
-runcheck.py's. The statuses (each with a plain reason): replayed (content not handed out, or a
-checked repetition's output wrong), no-kernel (fewer launches than the variant needs),
-copies-in-launcher (a copy inside a kernel-span launch window), impossible-time (faster than
-the ceiling measured in this grading allows, or a window outside the time the grader saw),
-extra-processes, no-mechanism (the records do not show what the rubric's `mechanism` line asks:
-streams that overlap, no host copies), unverified (no complete GPU records).
+performance points is taken from two timed runs of the student's at least. The checks of a
+run are runcheck.py's; the speed statuses (score.SPEED) are in grading/README.md, "Statuses".
 
 A variant of a CPU lab is timed on the grader's own clock, between the notes `go V K` and
 `done V K` the harness writes around each repetition (its own windows where it writes none),

@@ -1,7 +1,7 @@
 """A student's report.md, its tab-separated views and its plot, made from results.json.
 
-A student's report.md, its tab-separated views and its plot, all made from results.json;
-everything a student controls escaped by safetext (report.md, block, clean: its names)."""
+Everything a student controls is escaped by safetext (md and block in report.md, cell and
+clean in the views)."""
 import json
 import os
 import subprocess
