@@ -29,7 +29,12 @@ setup_file() {
     # stopped in its second run (TERM: a job started with & ignores INT): run 1 kept, the spread printed
     i="$BATS_TEST_TMPDIR/int"
     "$b" --labs 01 --copies 1 --runs 2 --out "$i" -- --quick >"$i.log" 2>&1 &
-    for _ in $(seq 1 900); do [ -s "$i/lab01/runs/1/c001.json" ] && break; sleep 0.1; done
+    # (its second run under way: run 1 kept and run 2's log begun; run 1's file alone can be
+    # seen before the benchmark has moved on to run 2)
+    for _ in $(seq 1 900); do
+        [ -s "$i/lab01/runs/1/c001.json" ] && [ -e "$i/lab01/runs/grade-2.log" ] && break
+        sleep 0.1
+    done
     kill -TERM $!
     rc=0; wait $! || rc=$?
     [ "$rc" -eq 130 ] || { cat "$i.log"; false; }
