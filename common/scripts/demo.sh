@@ -19,7 +19,10 @@ rm -rf "$demo"
 mkdir -p "$demo"
 t_start=$SECONDS
 echo "demo: building the kit"
-make -s all >"$demo/build.log" 2>&1 || { echo "demo: build failed, see $demo/build.log"; tail -n 20 "$demo/build.log"; exit 1; }
+# the grader's own programs too when the examples are graded (its checkers: a build, not a run)
+make -s all >"$demo/build.log" 2>&1 &&
+    { [ "${KIT_DEMO_GRADING:-1}" != 1 ] || [ ! -x grading/grade ] || make -s -C grading all >>"$demo/build.log" 2>&1; } ||
+    { echo "demo: build failed, see $demo/build.log"; tail -n 20 "$demo/build.log"; exit 1; }
 echo "demo: built in $((SECONDS - t_start)) s"
 t_run=$SECONDS
 # every recipe line of the labs' and the grading's makes timed (trace.tsv, at the end)
