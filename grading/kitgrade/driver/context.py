@@ -68,11 +68,11 @@ class Ctx:
         return Limits(
             wall_s=wall,
             cpu_s=float(cpu) * scale if cpu else wall * max(1, cores) + 5,
-            memory_mb=_int(L.get("memory_mb")),
-            disk_mb=_int(L.get("disk_mb")),
-            nproc=_int(L.get("nproc")),
-            file_mb=_int(L.get("output_mb")),
-            gpu_memory_mb=_int(L.get("gpu_memory_mb")) if self.lab.gpu else None)
+            memory_mb=int_or_none(L.get("memory_mb")),
+            disk_mb=int_or_none(L.get("disk_mb")),
+            nproc=int_or_none(L.get("nproc")),
+            file_mb=int_or_none(L.get("output_mb")),
+            gpu_memory_mb=int_or_none(L.get("gpu_memory_mb")) if self.lab.gpu else None)
 
     def limit_value(self, breach):
         """The figure of a limit, for a reason's words."""
@@ -111,5 +111,6 @@ class Ctx:
         return t if t and len(t) == 2 else None
 
 
-def _int(x):
+def int_or_none(x):
+    """X as an int, None staying None (a record's optional numbers)."""
     return int(x) if x is not None else None

@@ -23,7 +23,7 @@ from ..runs.timing import Timer, groups_of, item_key
 from ..scoring import report
 from ..scoring.score import result
 from . import extras
-from .context import _int
+from .context import int_or_none
 from .outputs import internal_error
 from .pools import Cores, Gpus, Held, TimingLine
 from .workflow import Workflow
@@ -84,7 +84,7 @@ class Grading:
 
     # ---------------------------------------------------------------- helpers
     def open_box(self, name):
-        box = self.ctx.sandbox.box(name, _int(self.ctx.rub.limits.get("disk_mb")))
+        box = self.ctx.sandbox.box(name, int_or_none(self.ctx.rub.limits.get("disk_mb")))
         with self.lock:
             self.boxes.add(box)
         return box
