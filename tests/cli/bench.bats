@@ -32,7 +32,7 @@ setup_file() {
     # (its second run under way: run 1 kept and run 2's log begun; run 1's file alone can be
     # seen before the benchmark has moved on to run 2)
     for _ in $(seq 1 900); do
-        if [ -s "$i/lab01/runs/1/c001.json" ] && [ -e "$i/lab01/runs/grade-2.log" ]; then break; fi
+        if [[ -s "$i/lab01/runs/1/c001.json" && -e "$i/lab01/runs/grade-2.log" ]]; then break; fi
         sleep 0.1
     done
     kill -TERM $!
