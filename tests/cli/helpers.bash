@@ -179,3 +179,47 @@ seed_kit_copy() {
     done
     return 0
 }
+
+# student_copy: (a setup_file's) make dist-student's tarball unpacked into an empty folder under a
+# path with a space, $ST, and built once; the build's status in $BATS_FILE_TMPDIR/build.rc, its
+# log in build.log. The tarball is written whole or not at all (dist-student.sh), so files that
+# make it at the same time read a complete one.
+student_copy() {
+    export ST="$BATS_FILE_TMPDIR/First Last/kit"
+    export TARBALL="$KIT_ROOT/out/cuda-lab-kit-student.tar.gz"
+    # one architecture keeps the build short: this machine's GPU where there is one (a binary
+    # for another architecture has no kernel it can run), else 7.5
+    local cc
+    cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+    [[ $cc =~ ^[0-9]+$ ]] || cc=75
+    export CUDA_ARCH=${CUDA_ARCH:-$cc}
+    make -s -C "$KIT_ROOT" dist-student >"$BATS_FILE_TMPDIR/dist.log" 2>&1
+    mkdir -p "$ST"
+    tar -xzf "$TARBALL" -C "$ST" --strip-components=1
+    link_deps "$ST"
+    seed_student_build
+    make -C "$ST" -j4 >"$BATS_FILE_TMPDIR/build.log" 2>&1
+    echo $? >"$BATS_FILE_TMPDIR/build.rc"
+}
+
+# seed_student_build: under make test, each folder of the student's copy $ST whose build inputs
+# are the kit's byte for byte, common/ and the labs (a lab only where common/ is too), gets the
+# kit's objects of them (the kit's build, warning-free, of the same sources and flags); make then
+# compiles nothing of them and links every lab under the path with a space. A folder whose files
+# differ in any way (a header the tarball left out, a changed rule) is compiled in full as
+# before; so is everything outside make test. A CUDA object of other flags is removed by the
+# copy's own make (its .nvcc stamp).
+seed_student_build() {
+    local k d n
+    seed_common "$ST" || return 0
+    for d in "$ST"/labs/[0-9][0-9]_*/; do
+        n=labs/$(basename "$d")
+        k="$KIT_ROOT/$n/build"
+        same_build_inputs "$n" "$ST" && kit_built_after "$n" "$k"/*.o "$k"/skel/*.o || continue
+        mkdir -p "$d/build/skel"
+        cp "$k"/*.o "$d/build/"
+        cp "$k"/skel/*.o "$d/build/skel/"
+        cp "$k"/.nvcc-* "$d/build/" 2>/dev/null || true
+    done
+    return 0
+}
