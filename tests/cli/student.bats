@@ -2,7 +2,7 @@
 # What students get: make dist-student's tarball, unpacked into an empty
 # folder under a path with a space, used as a student would: its README and
 # Makefile, make, make test, make check, make bench, make plot, make
-# presubmit (every command the handout of every lab names: handout-commands.bats).
+# presubmit (every command the handout of every lab names: handout-commands-*.bats).
 # Then releases of some labs only, and the proof that no release carries an answer.
 load helpers
 
