@@ -11,7 +11,7 @@
 # are small here: bench sizes, profile shapes, lab 05's folder of pictures;
 # and so are the sizes above 1280x960 in labs 01, 02 and 05 (640x480: the command is what is
 # checked; a full photo took 4 s of a CPU a command, and lab 05's 16384x16384 strips half a
-# minute of the GPU machine's; the strips at their size are gpu/lab05.bats's).
+# minute of the GPU machine's; strips past a --gpu-mem budget are gpu/lab05.bats's).
 handout_commands() {
     local dir="$ST/labs/$1" n=0 cmd rc out t bad=0
     [ -f "$dir/README.md" ]
