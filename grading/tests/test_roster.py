@@ -125,6 +125,29 @@ class Matching(unittest.TestCase):
         self.assertEqual(statuses(e)[("akim", "akim")], "matched")
         self.assertEqual(statuses(e)[("akim", "lab03-akim")], "duplicate")
 
+    def test_a_strangers_prefix_is_not_the_class_s(self):
+        # GitHub Classroom names a repository lab01-ACCOUNT; an account named a-alice gets
+        # lab01-a-alice, which must not be alice's (it sorted before her own and replaced it)
+        roster = parse_roster("login\nalice\nbob\n")
+        e = statuses(match_submissions(roster, ["lab01-alice", "lab01-bob", "lab01-a-alice"]))
+        self.assertEqual(e[("alice", "lab01-alice")], "matched")
+        self.assertEqual(e[("bob", "lab01-bob")], "matched")
+        self.assertEqual(e[("a-alice", "lab01-a-alice")], "not-on-roster")
+        # alice without a repository of her own: the stranger's is still not hers
+        e = statuses(match_submissions(roster, ["lab01-bob", "lab01-carol", "lab01-a-alice"]))
+        self.assertEqual(e[("alice", None)], "missing")
+        self.assertEqual(e[("a-alice", "lab01-a-alice")], "not-on-roster")
+        # two folders alone: lab01-a-alice begins with lab01- too, so lab01 is the class's
+        e = statuses(match_submissions(roster, ["lab01-bob", "lab01-a-alice"]))
+        self.assertEqual((e[("bob", "lab01-bob")], e[("a-alice", "lab01-a-alice")]),
+                         ("matched", "not-on-roster"))
+        # two prefixes as common as each other: neither is taken as the class's
+        e = match_submissions(roster, ["lab01-bob", "hw1-alice"])
+        self.assertEqual(sorted(x.status for x in e if x.folder), ["ambiguous", "ambiguous"])
+        self.assertIn("give the prefix", [x for x in e if x.folder][0].reason)
+        e = statuses(match_submissions(roster, ["lab01-bob", "hw1-alice"], prefix="lab01"))
+        self.assertEqual((e[("bob", "lab01-bob")], e[("alice", None)]), ("matched", "missing"))
+
     def test_canvas_roster_linked_to_github_classroom(self):
         # Canvas knows SIS ids, GitHub Classroom links them to GitHub accounts.
         roster = read_roster(FIX / "canvas_gradebook.csv")

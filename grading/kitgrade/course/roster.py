@@ -316,6 +316,31 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
     share = Counter(cs[0][0].lower() for cs in readings.values() if len(cs) == 1)
 
     entries: List[Entry] = []
+    tied: List[str] = []
+    if prefix is None:
+        # No prefix given: the class's is the prefix of a reading that most folders' names
+        # begin with (then the one most folders of one reading have), and a folder is read
+        # only with it or with none: "lab01-a-alice", a stranger's account a-alice, is not
+        # alice's where the class's folders are lab01-NAME (every lab01-a-... folder begins
+        # with lab01- too). Where two tie, no prefixed folder is read as anyone's: the
+        # instructor gives the prefix.
+        begins: Counter = Counter()
+        for f in folders:
+            low = name[f].lower()
+            begins.update({low[:i] for i in range(1, len(low)) if low[i] == "-"})
+        rank = {c[0].lower(): (begins[c[0].lower()], share[c[0].lower()])
+                for cs in readings.values() for c in cs if c[0]}
+        best = max(rank.values(), default=None)
+        tied = sorted(p for p, r in rank.items() if r == best)
+        for f in folders:
+            if len(tied) == 1:
+                readings[f] = [c for c in readings[f] if c[0].lower() in ("", tied[0])]
+            elif any(c[0] for c in readings[f]):
+                entries.append(Entry(login=name[f], folder=f, student=None, status="ambiguous",
+                                     reason="folder '%s': the class's folders share no one "
+                                            "prefix (%s): give the prefix"
+                                     % (_show(f), " or ".join(_show(p) for p in tied))))
+                readings[f] = []
     owner: Dict[int, List[Tuple[Tuple[bool, bool, bool], str]]] = {}
     for f in folders:
         cands = readings[f]
@@ -346,9 +371,8 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
         owner.setdefault(id(s), []).append((rank, f))
         readings[f] = [ranked[0]]
 
-    common = share.most_common(1)[0][0] if share else ""
-    if prefix is not None:
-        common = prefix.rstrip("-").lower()
+    common = prefix.rstrip("-").lower() if prefix is not None else \
+        tied[0] if len(tied) == 1 else ""
     refused = {e.folder for e in entries}
     for f in folders:
         if readings[f] or f in refused:
