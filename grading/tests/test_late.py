@@ -65,6 +65,12 @@ class Parsing(unittest.TestCase):
             student_deadline(DEADLINE, "2025-03-01T00:00:00Z")      # before the deadline
         with self.assertRaises(ValueError):
             student_deadline(DEADLINE, "a week")
+        # a cell past a datetime's range, or more than a year on, is a ValueError (the
+        # grading says which cell), never an OverflowError that stopped the grading
+        self.assertEqual(student_deadline(DEADLINE, "366d"), DEADLINE + timedelta(days=366))
+        for bad in ("99999999999d", "9999-12-31T00:00:00Z", "367d", "2026-12-31T00:00:00Z"):
+            with self.assertRaises(ValueError, msg=bad):
+                student_deadline(DEADLINE, bad)
 
     def test_format_duration(self):
         self.assertEqual(format_duration(timedelta(seconds=40)), "40 s")

@@ -174,21 +174,34 @@ def parse_policy(text: str) -> LatePolicy:
     return LatePolicy(**kw)
 
 
+# the longest extension a roster may give (a cell of 9999-12-31 or 99999999999d is a typo or
+# a prank, and the dates after it would not fit a datetime)
+MAX_EXTENSION = timedelta(days=366)
+
+
 def student_deadline(deadline: datetime, extension: str = "") -> datetime:
-    """The deadline of one student: an extension is a duration added to it or a new time."""
+    """The deadline of one student: an extension is a duration added to it or a new time, at
+    most MAX_EXTENSION after the deadline; ValueError otherwise."""
     ext = (extension or "").strip()
     if not ext:
         return deadline
-    if re.match(r"^\d{4}-\d{2}-\d{2}", ext):
-        new = parse_time(ext, default_tz=deadline.tzinfo)
-        if new < deadline:
-            raise ValueError("extension '%s' ends before the deadline" % extension)
-        return new
     try:
-        return deadline + parse_duration(ext)
-    except ValueError:
-        raise ValueError("extension '%s' is neither a duration (2d, 36h) nor a time "
-                         "(2025-03-16T23:59:00+01:00)" % extension) from None
+        if re.match(r"^\d{4}-\d{2}-\d{2}", ext):
+            new = parse_time(ext, default_tz=deadline.tzinfo)
+            if new < deadline:
+                raise ValueError("extension '%s' ends before the deadline" % extension)
+        else:
+            try:
+                new = deadline + parse_duration(ext)
+            except ValueError:
+                raise ValueError("extension '%s' is neither a duration (2d, 36h) nor a time "
+                                 "(2025-03-16T23:59:00+01:00)" % extension) from None
+    except OverflowError:
+        new = None
+    if new is None or new - deadline > MAX_EXTENSION:
+        raise ValueError("extension '%s' is longer than %d days" % (extension,
+                                                                    MAX_EXTENSION.days))
+    return new
 
 
 @dataclass
