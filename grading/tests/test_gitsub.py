@@ -9,13 +9,16 @@ file taken is the blob as committed.
 """
 
 import csv
+import hashlib
 import io
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+import zlib
 from pathlib import Path
+from unittest.mock import patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -338,6 +341,31 @@ class Hostile(Base):
             s = take(repo, self.dest(), files=["conv.cu"], lab_dir=LAB, reader=self.reader)
             self.assertEqual(s.status, "refused", when)
             self.assertIn("a commit's date is no date", s.reason)
+
+    def test_an_object_that_inflates_past_the_memory_cap_is_refused(self):
+        """A commit object of a few kilobytes that inflates to more than git may take (a "git
+        bomb"; 4 GiB took 4.2 GB of memory and a minute): git stops at its address-space cap,
+        the submission is refused with the reason. The cap is lowered here to keep it fast."""
+        repo, _ = self.make("bomb")
+        tree = self.r.git(repo, "rev-parse", "HEAD^{tree}")
+        head = ("tree %s\nauthor A <a@b> 1741860000 +0000\ncommitter A <a@b> 1741860000 "
+                "+0000\n\n" % tree).encode()
+        n, chunk = 512 << 20, b"A" * (1 << 20)
+        hdr = b"commit %d\0" % (len(head) + n)
+        h, z = hashlib.sha1(hdr + head), zlib.compressobj(9)
+        out = [z.compress(hdr + head)]
+        for _ in range(n // len(chunk)):
+            h.update(chunk)
+            out.append(z.compress(chunk))
+        out.append(z.flush())
+        oid = h.hexdigest()
+        (repo / ".git" / "objects" / oid[:2]).mkdir(exist_ok=True)
+        (repo / ".git" / "objects" / oid[:2] / oid[2:]).write_bytes(b"".join(out))
+        self.r.git(repo, "update-ref", "refs/heads/main", oid)
+        with patch.object(gitsub, "GIT_MAX_AS", 256 << 20):
+            s = take(repo, self.dest(), files=["conv.cu"], lab_dir=LAB, reader=self.reader)
+        self.assertEqual(s.status, "refused")
+        self.assertIn("memory", s.reason.lower())
 
     def test_submodule_and_folder(self):
         repo, cid = self.make("submodule")

@@ -19,7 +19,9 @@ repository says is obeyed:
   submodule or a folder at a student file's path is skipped with a reason, and so is a Git
   LFS pointer, whose content is not in the repository), at most max_file_bytes each (the size
   is read from the tree first, and the read is cut at it too);
-- every git command has a time limit and its output is capped.
+- every git command has a time limit, its output is capped, and so is its memory (prlimit
+  --as, GIT_MAX_AS; pack windows kept small to fit): an object that inflates to gigabytes
+  from a few megabytes (a "git bomb") makes the command fail, not the machine swap.
 
 The lab's student files are taken from their kit path (the student tarball's tree, e.g.
 labs/03_global_mem/conv.cu) or, failing that, from the repository's root. The commit graded is
@@ -92,6 +94,11 @@ class GitSubmission:
         return asdict(self)
 
 
+# the address space one git command may take: git's pack windows and delta cache are set
+# below it on its command line (a repository of up to gitstore.MAX_BYTES reads within it)
+GIT_MAX_AS = 3 << 30
+
+
 class GitReader:
     def __init__(self, *, uid="auto", max_file_bytes: int = MAX_FILE_BYTES,
                  timeout: float = 60.0, git: Optional[str] = None, tmp: Optional[str] = None):
@@ -103,6 +110,7 @@ class GitReader:
         self.timeout = timeout
         self.tmp = tmp
         self.git = git or shutil.which("git", path="/usr/local/bin:/usr/bin:/bin") or "git"
+        self.prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
         if uid is not None and not shutil.which("setpriv"):
             raise GitError("running as root without setpriv: cannot read repositories as an "
                            "unprivileged user (install util-linux)")
@@ -124,6 +132,8 @@ class GitReader:
                "core.pager=cat", "core.askPass=false", "credential.helper=",
                "protocol.allow=never", "log.showSignature=false", "gc.auto=0",
                "maintenance.auto=false", "core.untrackedCache=false", "color.ui=never",
+               "core.packedGitWindowSize=32m", "core.packedGitLimit=256m",
+               "core.deltaBaseCacheLimit=96m", "core.bigFileThreshold=64m",
                "safe.directory=%s" % git_dir]
         argv = [self.git, "--no-pager", "--git-dir=%s" % git_dir]
         for c in cfg:
@@ -132,6 +142,8 @@ class GitReader:
         if self.uid is not None:
             argv = ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.uid,
                     "--clear-groups", "--inh-caps=-all", "--no-new-privs", "--"] + argv
+        if self.prlimit:
+            argv = [self.prlimit, "--as=%d" % GIT_MAX_AS, "--"] + argv
         return argv
 
     def run(self, git_dir: Path, args: Sequence[str], *, max_out: int = 1 << 20) -> bytes:
