@@ -96,6 +96,7 @@ class CpuLab(Base):
         student(s, "exit0", ["// exit0"])
         student(s, "compile", ["int x = ;"])
         student(s, "forbidden", ["int kit_ref_conv(void) { return 1; }"])
+        student(s, "swap", ["// v1 swap"])
         student(s, "Zoë", ["// v1 correct"])
         student(s, "Zoé", ["// v1 correct"])
         student(s, ".hidden", ["// v1 correct"])
@@ -112,7 +113,7 @@ class CpuLab(Base):
         self.assertEqual(rows[0].split(",")[:11], ["student", "lab", "build", "tests_passed",
                                                    "tests_total", "correctness_pts", "perf_pts",
                                                    "total_pts", "max_pts", "status", "reason"])
-        self.assertEqual(len(rows), 18)     # 17 folders (the linked one refused, .hidden listed)
+        self.assertEqual(len(rows), 19)     # 18 folders (the linked one refused, .hidden listed)
 
     def test_statuses(self):
         self.expect("correct", "ok", 30)
@@ -161,6 +162,11 @@ class CpuLab(Base):
         self.assertEqual(r["build"]["status"], "failed")
         r = self.expect("forbidden", "forbidden", 0)
         self.assertIn("defines kit_ref_conv", r["reason"])
+        # a run that put another program in its own place: no later run starts it (the
+        # program built and checked is the one timed), the student is forbidden
+        r = self.expect("swap", "forbidden", 0)
+        self.assertIn("replaced its program out/lab99", r["reason"])
+        self.assertFalse([x for x in r["runs"] if x["name"].startswith("time-")])
 
     def test_names(self):
         ids = sorted(os.listdir(os.path.join(self.out, "students")))
@@ -226,7 +232,7 @@ class CpuLab(Base):
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick"], quiet=False)
         self.assertEqual(rc, 0, log)
-        self.assertIn("17 students (17 graded before)", log)
+        self.assertIn("18 students (18 graded before)", log)
         self.assertEqual({s: self.rec(s)["graded_at"] for s in before}, before)
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick", "--seed", "1"])

@@ -171,6 +171,7 @@ class Grading:
                 br.status, br.reason = "forbidden", why
             elif ctx.lab.gpu and ctx.slots:
                 br.early = build.early_start(box, ctx.lab, "out", ctx.tmp)
+            br.digest = build.program_digest(box, ctx.lab)
         br.sources = sources
         return br, notes
 
@@ -343,6 +344,10 @@ class Grading:
                             extra["sanitize_note"] = extras.sanitize(ctx, r, held.cs)
             if ctx.stop.is_set():
                 return None
+            swapped = build.program_changed(box, ctx.lab, br.digest)
+            if swapped:
+                return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, b, files,
+                                              fixed=("forbidden", swapped), extra=extra))
             if ctx.lab.gpu and ctx.slots:
                 extra["early_start"] = br.early or "yes"
             timings = self.timed(r, st.id, ph, give_back, early=br.early)
@@ -351,6 +356,10 @@ class Grading:
                     extra["profile_note"] = extras.profile(ctx, r, s)
             if ctx.stop.is_set():
                 return None
+            swapped = build.program_changed(box, ctx.lab, br.digest)
+            if swapped:
+                return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, b, files,
+                                              fixed=("forbidden", swapped), extra=extra))
             extra["run_ms"] = round(sum(x["wall_ms"] or 0 for x in r.runs))
             # the correctness phase's seconds: waiting for the GPU, in runs, in the checker
             extra["run_parts"] = {k: round(x, 3) for k, x in r.spent.items()}

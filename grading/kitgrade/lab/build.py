@@ -380,6 +380,23 @@ class BuildResult:
     warnings: List[str] = field(default_factory=list)
     early: str = "not checked"  # why its timed runs may not start early ('' when they may)
     sources: dict = field(default_factory=dict)    # {file: the bytes put in the box's src/}
+    digest: str = ""            # sha256 of the program built and checked (program_changed)
+
+
+def program_digest(box, lab):
+    """sha256 of the box's out/PROGRAM as it is now (no link followed), or '' unreadable."""
+    data, _ = box.read_file("out/" + lab.binary, 1 << 30)
+    return hashlib.sha256(data).hexdigest() if data is not None else ""
+
+
+def program_changed(box, lab, digest):
+    """Why the box's program is not the one built and checked (DIGEST), or '': a run may
+    write in its box, so one could put another program in its place for the runs after it
+    (the forbidden-symbol and early-start checks were made on the first)."""
+    if not digest or program_digest(box, lab) == digest:
+        return ""
+    return ("a run of it replaced its program out/%s: the program built and checked is not "
+            "the one its later runs would start" % lab.binary)
 
 
 def build_argv(lab, pristine, box_root, out="out", extra=(), kit_objects=True):
