@@ -214,6 +214,32 @@ class Compare(Base):
         self.assertIn("acc += f[(dy + r)", md)
         self.assertEqual(rep.to_dict()["pairs"][0]["share"], rep.pairs[0].share)
 
+    def test_padding_of_one_line_repeated_neither_stalls_nor_hides_a_copy(self):
+        # bob and mallory hand in alice's kernel with 5,000 lines of one declaration after it
+        # (sim_c took more than 120 s on two such files): the repeats are left out of the
+        # comparison, which ends at once and finds both copies
+        self.write("subs", "alice", KERNEL_A)
+        self.write("subs", "bob", KERNEL_A + "    int a;\n" * 5000)
+        self.write("subs", "mallory", KERNEL_A + "    int b ;\n" * 5000)
+        rep = compare(collect(self.root / "subs", ["conv.cu"]),
+                      skeleton={"conv.cu": self.skel}, threshold=40, timeout=30)
+        self.assertEqual({(p.a, p.b) for p in rep.pairs},
+                         {("alice", "bob"), ("alice", "mallory"), ("bob", "mallory")})
+        self.assertEqual(similarity._drop_repeats(["a = 1;", " a=1; ", "b;", "", "", "b;"]),
+                         ["a = 1;", "", "b;", "", "", "b;"])
+
+    def test_a_comparison_past_its_time_names_the_longest_files(self):
+        self.write("subs", "alice", KERNEL_A)
+        self.write("subs", "bob", KERNEL_C + "    x = y;\n    y = x;\n" * 20)
+        slow = self.root / "slow-sim"
+        slow.write_text("#!/bin/sh\nexec sleep 30\n")
+        slow.chmod(0o755)
+        with self.assertRaises(SimilarityError) as e:
+            compare(collect(self.root / "subs", ["conv.cu"]), skeleton={"conv.cu": self.skel},
+                    tool=str(slow), timeout=0.5)
+        self.assertRegex(str(e.exception), r"took longer than 0\.5 s, on conv\.cu \(the "
+                                           r"longest: bob \d+ lines, alice \d+ lines\)")
+
     def test_refusals(self):
         cur, old = self.cls()
         with self.assertRaises(SimilarityError):

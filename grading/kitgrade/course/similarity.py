@@ -138,6 +138,19 @@ def _strip_skeleton(lines: List[str], skel: List[str]) -> List[str]:
     return out
 
 
+def _drop_repeats(lines: List[str]) -> List[str]:
+    """Blank each line that is the line before it again (spaces aside; line numbers kept): a
+    run of one line over and over is no one's work, and sim_c's time grows with the square of
+    such runs (two files of 2,000 lines of `int a;` took it 27 s, of 5,000 more than 120)."""
+    out, prev = list(lines), None
+    for i, ln in enumerate(lines):
+        n = _norm(ln)
+        if n and n == prev:
+            out[i] = ""
+        prev = n
+    return out
+
+
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
@@ -157,7 +170,7 @@ def _run(argv: List[str], stdin: Optional[str], timeout: float) -> str:
 
 def compare(current: Dict[str, Dict[str, Path]], *, skeleton: Dict[str, Path],
             earlier: Optional[Dict[str, Dict[str, Path]]] = None, threshold: float = 40.0,
-            min_run: int = 24, max_bytes: int = MAX_BYTES, timeout: float = 600,
+            min_run: int = 24, max_bytes: int = MAX_BYTES, timeout: float = 180,
             tool: Optional[str] = None) -> Report:
     tool = tool or find_tool()
     if not tool:
@@ -197,15 +210,22 @@ def compare(current: Dict[str, Dict[str, Path]], *, skeleton: Dict[str, Path],
                     lines = _decode(data).splitlines()
                     report.texts.setdefault(label, {})[name] = lines
                     p = sub / ("%s%04d" % ("o" if is_old else "n", len(alias)))
-                    p.write_text("\n".join(_strip_skeleton(lines, skel_lines)) + "\n",
-                                 encoding="utf-8")
+                    p.write_text("\n".join(_drop_repeats(_strip_skeleton(lines, skel_lines)))
+                                 + "\n", encoding="utf-8")
                     alias[str(p)] = (label, is_old)
                     (old_paths if is_old else new_paths).append(str(p))
             if len(new_paths) + min(len(old_paths), 1) < 2 or not new_paths:
                 continue
             listing = "\n".join(new_paths + (["/"] + old_paths if old_paths else [])) + "\n"
-            out = _run([tool, "-p", "-a", "-e", "-T", "-i", "-r", str(min_run), "-t", "1"],
-                       listing, timeout)
+            try:
+                out = _run([tool, "-p", "-a", "-e", "-T", "-i", "-r", str(min_run), "-t", "1"],
+                           listing, timeout)
+            except SimilarityError as e:
+                # the files most likely to blame: the longest
+                longest = sorted(((len(report.texts[a[0]][name]), a[0]) for a in alias.values()),
+                                 reverse=True)[:3]
+                raise SimilarityError("%s, on %s (the longest: %s)" % (
+                    e, name, ", ".join("%s %d lines" % (who, n) for n, who in longest))) from None
             share: Dict[Tuple[str, str], int] = {}
             for line in out.splitlines():
                 m = _PCT.match(line.strip())

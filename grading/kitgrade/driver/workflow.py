@@ -19,7 +19,7 @@ import threading
 from types import SimpleNamespace
 
 from ..base import fsutil
-from ..base.safetext import json_text
+from ..base.safetext import json_text, md
 from ..base.tell import say
 from ..box import uidpool
 from ..course import gitsub, history, late, similarity, wfopts
@@ -224,6 +224,9 @@ class Workflow:
                                      threshold=self.wf.threshold, tool=tool)
         except similarity.SimilarityError as e:
             say("no similarity report: %s" % e)
+            # said where the summary links it too: a class's copies go unreported meanwhile
+            fsutil.atomic_write(os.path.join(ctx.out, "similarity.md"),
+                                "# Similarity\n\nNo report this time: %s.\n" % md(str(e)))
             return
         fsutil.atomic_write(os.path.join(ctx.out, "similarity.md"), similarity.markdown(rep))
         fsutil.atomic_write(os.path.join(ctx.out, "similarity.json"),
