@@ -6,6 +6,23 @@ import util
 from kitgrade.base import fsutil
 
 
+class CapLog(util.TempCase):
+    def test_a_long_log_keeps_its_ends(self):
+        p = os.path.join(self.tmp, "run.err")
+        with open(p, "wb") as f:
+            f.write(b"start\n" + b"x" * 10000 + b"\nend\n")
+        fsutil.cap_log(p, 1000)
+        with open(p, "rb") as f:
+            data = f.read()
+        self.assertTrue(data.startswith(b"start\n") and data.endswith(b"\nend\n"))
+        self.assertIn(b"[... the grader left out 9011 bytes here ...]", data)
+        self.assertLess(len(data), 1100)
+        fsutil.cap_log(p, 2000)             # short enough: kept as it is
+        with open(p, "rb") as f:
+            self.assertEqual(f.read(), data)
+        fsutil.cap_log(os.path.join(self.tmp, "none"), 10)     # no file: nothing to do
+
+
 class BoxFiles(util.TempCase):
     def setUp(self):
         super().setUp()

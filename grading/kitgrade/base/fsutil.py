@@ -58,6 +58,29 @@ def atomic_write(path, data, mode=0o644):
         raise
 
 
+# what a run's standard output or error keeps in OUT: its first and last halves of this
+# (a run may write up to the rubric's output_mb to each, and a student's runs are many)
+MAX_LOG_BYTES = 1 << 20
+
+
+def cap_log(path, max_bytes=MAX_LOG_BYTES):
+    """Cut the grader's log file PATH (a run's stdout or stderr, which the grader opened) to
+    its first and last max_bytes / 2, with a line between that says how much was left out."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return
+    if size <= max_bytes:
+        return
+    half = max_bytes // 2
+    with open(path, "rb") as f:
+        head = f.read(half)
+        f.seek(size - half)
+        tail = f.read(half)
+    atomic_write(path, head + b"\n[... the grader left out %d bytes here ...]\n" % (
+        size - 2 * half) + tail)
+
+
 def parts(rel):
     """The names of REL, a plain path inside a box: no '..', not absolute, no NUL."""
     names = [p for p in str(rel).split("/") if p not in ("", ".")]
