@@ -345,7 +345,7 @@ class Grading:
             if ctx.stop.is_set():
                 return None
             swapped = build.program_changed(box, ctx.lab, br.digest)
-            if swapped:
+            if swapped:                 # (checked again after the timed runs)
                 return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, b, files,
                                               fixed=("forbidden", swapped), extra=extra))
             if ctx.lab.gpu and ctx.slots:
