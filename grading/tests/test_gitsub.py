@@ -488,6 +488,50 @@ class Hostile(Base):
                 take(repo, self.dest(), files=[bad], reader=self.reader)
 
 
+class EarlierCopies(unittest.TestCase):
+    """A student graded again from a later copy: commits the line has now beyond what an
+    earlier copy saw were pushed after it, whatever their dates (gitdates.after_copies)."""
+
+    def chain(self, *dates):
+        # newest first, as first_parents gives the line
+        t = [parse_time(d) for d in dates]
+        return [gitsub.Commit(id="c%d" % i + "0" * 11, parents=[], time=x, author_time=x)
+                for i, x in enumerate(t)]
+
+    def test_pushed_after_the_copy_counts_from_it(self):
+        chain = self.chain("2025-03-13T12:00:00Z", "2025-03-10T10:00:00Z")
+        copy = parse_time("2025-03-15T00:10:00Z")
+        dated = gitsub.effective_times(chain)
+        # the earlier copy graded c1 with nothing newer: c0 came after it, though dated before
+        times, flags = gitsub.after_copies(chain, dated, [(chain[1].id, 0, copy)])
+        self.assertEqual(times, [copy, dated[1]])
+        self.assertEqual(len(flags), 1)
+        self.assertIn("after-earlier-copy: commit c00000000000 was not on the line", flags[0])
+        until = parse_time("2025-03-14T23:59:00Z")
+        self.assertIs(gitsub.pick_commit(chain, until, times), chain[1])
+        self.assertIs(gitsub.pick_commit(chain, until), chain[0])     # by its date alone
+        # c0 was there already (one commit newer than the one graded): nothing moves
+        self.assertEqual(gitsub.after_copies(chain, dated, [(chain[1].id, 1, copy)]),
+                         (dated, []))
+        # the commit graded then is gone: the line was rewritten, said
+        _, flags = gitsub.after_copies(chain, dated, [("f" * 40, 0, copy)])
+        self.assertIn("rewritten: commit ffffffffffff", flags[0])
+
+    def test_copies_seen_reads_the_archived_results(self):
+        from kitgrade.course import history
+        with tempfile.TemporaryDirectory() as out:
+            self.assertEqual(history.copies_seen(out, "alice"), [])
+            h = Path(out) / "history" / "alice"
+            h.mkdir(parents=True)
+            (h / "1-results.json").write_text(
+                '{"git": {"commit": "abc", "newer_commits": 2, '
+                '"clone_time": "2025-03-15T00:10:00+00:00"}}')
+            (h / "2-results.json").write_text("not json")
+            (h / "3-results.json").write_text('{"git": {"commit": "abc"}}')   # no copy time
+            self.assertEqual(history.copies_seen(out, "alice"),
+                             [("abc", 2, parse_time("2025-03-15T00:10:00Z"))])
+
+
 class ClassAtTheDeadline(Base):
     """A whole class: roster, clones, deadline, extension, late policy, both exports."""
 

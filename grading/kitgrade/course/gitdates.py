@@ -5,7 +5,7 @@ parent's date); date_flags finds the dates that cannot be true. Pure functions, 
 of gitsub.py, which exports them."""
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import List, Optional
+from typing import List, Optional, Sequence, Tuple
 
 from .late import format_time, parse_time
 
@@ -46,12 +46,39 @@ def effective_times(chain: List[Commit]) -> List[datetime]:
     return out[::-1]
 
 
-def pick_commit(chain: List[Commit], until: Optional[datetime]) -> Optional[Commit]:
+def after_copies(chain: List[Commit], times: List[datetime],
+                 seen: Sequence[Tuple[str, int, datetime]]) -> Tuple[List[datetime], List[str]]:
+    """TIMES (effective_times of CHAIN) where earlier copies of the repository saw the line:
+    SEEN holds, for each, the commit graded then, how many commits were newer than it on the
+    line, and when that copy was made. A commit the line has now beyond those was pushed after
+    that copy, whatever its date says: it counts from the copy's time at the earliest. Also
+    the flags that say so (a line rewritten since is flagged too)."""
+    out, flags = list(times), []
+    pos = {c.id: i for i, c in enumerate(chain)}
+    for cid, newer, when in seen:
+        if cid not in pos:
+            flags.append("rewritten: commit %s, graded from the copy of %s, is no longer on the "
+                         "line" % (cid[:12], format_time(when)))
+            continue
+        late = pos[cid] - max(0, newer)         # the newest LATE commits came after that copy
+        moved = [i for i in range(late) if out[i] < when]
+        for i in range(late):
+            out[i] = max(out[i], when)
+        if moved:
+            flags.append("after-earlier-copy: commit %s%s was not on the line at the copy of %s "
+                         "though dated before it; counted from that copy" % (
+                             chain[moved[0]].id[:12], " and %d more" % (len(moved) - 1)
+                             if len(moved) > 1 else "", format_time(when)))
+    return out, flags
+
+
+def pick_commit(chain: List[Commit], until: Optional[datetime],
+                times: Optional[List[datetime]] = None) -> Optional[Commit]:
     """The newest commit of the line made at or before `until` (the tip without `until`),
-    by effective_times: a backdated commit counts at its parent's date."""
+    by TIMES (default effective_times: a backdated commit counts at its parent's date)."""
     if until is None:
         return chain[0] if chain else None
-    for c, t in zip(chain, effective_times(chain)):
+    for c, t in zip(chain, times if times is not None else effective_times(chain)):
         if t <= until:
             return c
     return None

@@ -33,7 +33,8 @@ the latest commit before it on the line (flag `backdated`). Commit times are set
 student's machine: a platform's submission time (`submitted_at`, from --submitted) rules over
 them for lateness, and the result flags `dated-after-clone` (a commit dated after the clone was
 made, which cannot be), `out-of-order` (a commit dated before its parent) and
-`committed-after-submission`.
+`committed-after-submission`; with SEEN (a student graded again), `after-earlier-copy` (a
+commit an earlier copy did not have counts from that copy's time) and `rewritten`.
 
 Commit dates and the choice of the commit live in gitdates.py; gitsub exports them.
 GitSubmission.to_dict() is results.json's "git"; its commit and commit_time also go into
@@ -61,7 +62,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..base.fsutil import others_reach, read_text, remove_tree, usage
-from .gitdates import BadDate, Commit, _git_time, date_flags, effective_times, pick_commit
+from .gitdates import (BadDate, Commit, _git_time, after_copies, date_flags, effective_times,
+                       pick_commit)
 from .gitstore import MAX_BYTES as STORE_MAX_BYTES, GitError, copy_store
 from .late import format_time, parse_time
 from .roster import delimiter
@@ -293,8 +295,10 @@ def _write_new(dest: Path, rel: str, data: bytes) -> None:
 def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, login: str = "",
          ref: str = "HEAD", until: Optional[datetime] = None,
          submitted_at: Optional[datetime] = None, clone_time: Optional[datetime] = None,
-         reader: Optional[GitReader] = None) -> GitSubmission:
-    """Take the lab's files out of one repository into dest (a new folder)."""
+         reader: Optional[GitReader] = None,
+         seen: Sequence[Tuple[str, int, datetime]] = ()) -> GitSubmission:
+    """Take the lab's files out of one repository into dest (a new folder). SEEN: what
+    earlier copies of it saw (gitdates.after_copies), for a student graded again."""
     reader = reader or GitReader()
     sub = GitSubmission(login=login, repo=os.fspath(repo), ref=ref,
                         until=format_time(until) if until else None)
@@ -311,7 +315,7 @@ def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, log
             chain = reader.first_parents(gd, tip)
             if clone_time is None:
                 clone_time = reader.clone_time(gd)
-            chosen = _choose(sub, chain, until, clone_time, submitted_at)
+            chosen = _choose(sub, chain, until, clone_time, submitted_at, seen)
             if chosen is not None:
                 _take_files(reader, gd, chosen.id, files, lab_dir, dest, sub)
     except (GitError, BadDate) as e:
@@ -319,11 +323,14 @@ def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, log
     return sub
 
 
-def _choose(sub, chain, until, clone_time, submitted_at):
+def _choose(sub, chain, until, clone_time, submitted_at, seen=()):
     """The commit graded (None: no-commit), its dates and flags into SUB."""
     sub.clone_time = format_time(clone_time) if clone_time else None
     sub.flags = date_flags(chain, clone_time)
-    chosen = pick_commit(chain, until)
+    dated = effective_times(chain)
+    times, more = after_copies(chain, dated, seen)
+    sub.flags += more
+    chosen = pick_commit(chain, until, times)
     if chosen is None:
         sub.status = "no-commit"
         sub.reason = "no commit on %s is dated at or before %s" % (sub.ref, format_time(until))
@@ -332,9 +339,9 @@ def _choose(sub, chain, until, clone_time, submitted_at):
     sub.newer_commits = pos
     sub.commit, sub.commit_time = chosen.id, format_time(chosen.time)
     if submitted_at is None:
-        made = effective_times(chain)[pos]
+        made = times[pos]
         sub.submitted_at, sub.submitted_from = format_time(made), "commit"
-        if made != chosen.time:
+        if dated[pos] != chosen.time:
             sub.flags.append("backdated: commit %s is dated %s, before a commit it follows; "
                              "counted at %s" % (chosen.id[:12], sub.commit_time, sub.submitted_at))
     elif chosen.time > submitted_at:

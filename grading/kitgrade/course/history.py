@@ -203,6 +203,29 @@ def archive(out, name, *, seed=None, why: str = "regrade",
     return entry
 
 
+def copies_seen(out, name) -> List[Tuple[str, int, datetime]]:
+    """What the earlier gradings of NAME from git saw (gitdates.after_copies): for each archived
+    result with a commit and its copy's time, (the commit graded, how many commits were newer
+    than it on the line, when that copy was made). Unreadable results are passed over."""
+    _check_name(name)
+    hist = Path(out) / "history" / name
+    seen = []
+    try:
+        files = sorted(f for f in os.listdir(hist) if re.match(r"^\d+-results\.json$", f))
+    except OSError:
+        return []
+    for f in files:
+        data = _read(hist / f, MAX_RESULT_BYTES)
+        try:
+            git = json.loads(data.decode("utf-8")).get("git") if data else None
+            if isinstance(git, dict) and git.get("commit") and git.get("clone_time"):
+                seen.append((str(git["commit"]), int(git.get("newer_commits") or 0),
+                             datetime.fromisoformat(str(git["clone_time"]))))
+        except (ValueError, TypeError, AttributeError, OverflowError):
+            continue
+    return seen
+
+
 def load(out, name) -> List[dict]:
     _check_name(name)
     data = _read(Path(out) / "history" / name / "history.jsonl", MAX_RESULT_BYTES)

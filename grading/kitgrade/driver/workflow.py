@@ -169,7 +169,7 @@ class Workflow:
         sub = gitsub.take(repo, dest, files=ctx.lab.srcs, lab_dir="labs/" + ctx.lab.name,
                           login=st.login, ref=ref, until=self.until(st),
                           submitted_at=self.roll.platform_time(st), clone_time=made,
-                          reader=reader)
+                          reader=reader, seen=history.copies_seen(ctx.out, st.id))
         if st.url:
             sub.repo = st.url
         extra["git"] = sub.to_dict()
