@@ -37,6 +37,20 @@ class Formats(unittest.TestCase):
                                                              "s003"))
         self.assertIn("Assignment: Lab 3 (Real)", ana.extra)
 
+    def test_moodle_e_mail_names_two_students_share(self):
+        # a student who sets her address to alice@elsewhere.example made "alice" two
+        # students' login and stopped the whole grading; now each keeps the whole address
+        r = parse_roster("First name,Last name,ID number,Email address\n"
+                         "Alice,A,s1,alice@uni.example\nMallory,M,s2,alice@elsewhere.example\n"
+                         "Bob,B,s3,bob@uni.example\n")
+        self.assertEqual([s.login for s in r.students],
+                         ["alice@uni.example", "alice@elsewhere.example", "bob"])
+        self.assertEqual(len(r.skipped), 2)
+        self.assertIn("two students' e-mail name", r.skipped[0])
+        # a login column the instructor gave stays a hard error when two share it
+        with self.assertRaises(RosterError):
+            parse_roster("login,name\nalice,A\nALICE,B\n")
+
     def test_moodle_participants_with_username_and_groups(self):
         text = ("First name;Surname;Username;Email address;Groups\n"
                 "Ana;Kim;ak17;ana@uni.example;Lab B\n")

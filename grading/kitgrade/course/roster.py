@@ -99,7 +99,7 @@ class Roster:
     columns: List[str]
     students: List[Student]
     source: str = "roster"
-    skipped: List[str] = field(default_factory=list)   # rows left out, and why
+    skipped: List[str] = field(default_factory=list)   # rows left out or read otherwise, why
     clashes: Dict[str, str] = field(default_factory=dict)  # GitHub name (lower) -> why refused
 
     def find(self, login: str) -> Optional[Student]:
@@ -231,6 +231,17 @@ def parse_roster(text: str, *, login_column: Optional[str] = None,
                    for i, h in enumerate(header) if h and i not in used}
         roster.students.append(s)
 
+    if kind == "moodle" and not has("Username") and login_column is None:
+        # a login made from the e-mail's local part, which students can often edit: where two
+        # share one (alice@uni.example, alice@elsewhere.example), each keeps its whole address,
+        # not one row stopping the class's grading
+        local = Counter(s.login.lower() for s in roster.students)
+        for s in roster.students:
+            if local[s.login.lower()] > 1 and s.email:
+                roster.skipped.append("%s: login '%s' is two students' e-mail name: %s is "
+                                      "matched by the whole address" % (
+                                          _show(source), _show(s.login), _show(s.email)))
+                s.login = s.email
     seen: Dict[str, int] = {}
     for s in roster.students:
         for x in s.logins():
