@@ -233,6 +233,18 @@ class Compare(Base):
              "h();", "z = 1;"]),
             ["int a0;", "", "x = 2;", "float b;", "", "if (a) {", "}", "g();", "", "z = 1;"])
 
+    def test_too_much_left_to_compare_is_left_out_and_said(self):
+        self.write("subs", "alice", KERNEL_A)
+        self.write("subs", "bob", KERNEL_A)
+        # shapes that do not repeat within four lines: all of it is left to compare
+        self.write("subs", "carol", KERNEL_A + "".join(
+            "    g(%s);\n" % ", ".join(["x"] * (1 + i % 40)) for i in range(4000)))
+        rep = compare(collect(self.root / "subs", ["conv.cu"]),
+                      skeleton={"conv.cu": self.skel}, threshold=40, timeout=60)
+        self.assertEqual([(p.a, p.b) for p in rep.pairs], [("alice", "bob")])
+        self.assertTrue(any(n.startswith("carol, conv.cu: more than 256 KB to compare")
+                            for n in rep.notes), rep.notes)
+
     def test_a_comparison_past_its_time_names_the_longest_files(self):
         self.write("subs", "alice", KERNEL_A)
         self.write("subs", "bob", KERNEL_C + "    x = y;\n    y = x;\n" * 20)

@@ -39,9 +39,11 @@ from ..base.fsutil import plain_folder, read_plain
 from ..base.safetext import clean, fence
 
 TOOL = "sim_c"
-# a file past this is left out of the comparison, said in the report (a lab file is tens of
-# KB; sim_c took 8 s on two files of 512 KB of a five-line pattern)
-MAX_BYTES = 256 << 10
+MAX_BYTES = 1 << 20
+# a file whose lines left to compare (the skeleton's and the repeated shapes out) are more than
+# this is left out, said in the report (a lab file is tens of KB; sim_c took 8 s on two files
+# of 512 KB of a five-line pattern)
+MAX_COMPARED = 256 << 10
 _PCT = re.compile(r"^(\S+) consists for (\d+) % of (\S+) material$")
 _RUN = re.compile(r"^(\S+): line (\d+)-(\d+)\s*\|(\S+): line (\d+)-(\d+)\s*\[(\d+)\]\s*$")
 
@@ -227,10 +229,15 @@ def compare(current: Dict[str, Dict[str, Path]], *, skeleton: Dict[str, Path],
                         report.notes.append("%s, %s: %s; left out" % (label, name, why))
                         continue
                     lines = _decode(data).splitlines()
+                    text = "\n".join(_drop_repeats(_strip_skeleton(lines, skel_lines))) + "\n"
+                    if len(text) - text.count("\n") > MAX_COMPARED:
+                        report.notes.append("%s, %s: more than %d KB to compare once the "
+                                            "skeleton and repeated lines are out; left out"
+                                            % (label, name, MAX_COMPARED >> 10))
+                        continue
                     report.texts.setdefault(label, {})[name] = lines
                     p = sub / ("%s%04d" % ("o" if is_old else "n", len(alias)))
-                    p.write_text("\n".join(_drop_repeats(_strip_skeleton(lines, skel_lines)))
-                                 + "\n", encoding="utf-8")
+                    p.write_text(text, encoding="utf-8")
                     alias[str(p)] = (label, is_old)
                     (old_paths if is_old else new_paths).append(str(p))
             if len(new_paths) + min(len(old_paths), 1) < 2 or not new_paths:
