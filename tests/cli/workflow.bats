@@ -66,10 +66,12 @@ setup_file() {
         echo "eve2 $(commit "$R/work/eve" 2099-01-01T00:00:00+00:00 "$ex/wrong-borders/conv.c")"
     } >"$GT/commits"
     git -C "$R/work/janedoe-gh" branch submitted "$(id_of jdoe3)"
-    # the instructor's copy at the deadline: one clone each, named ASSIGNMENT-LOGIN
-    for s in janedoe-gh akim jo-smith eve; do
+    # the instructor's copy at the deadline: one clone each, named ASSIGNMENT-LOGIN (jo-smith's
+    # dated when her extension of 2 days ended: her late work comes after it, in --only's test)
+    for s in janedoe-gh akim eve; do
         git clone -q "$R/work/$s" "$R/subs/lab01-$s"
     done
+    GIT_COMMITTER_DATE=2025-03-17T00:00:00+01:00 git clone -q "$R/work/jo-smith" "$R/subs/lab01-jo-smith"
     git -C "$R/subs/lab01-akim" branch submitted "$(id_of akim1)"
     hostile "$R/subs" "$ex"
     # one pair of 3 repetitions a timed variant: nothing here asserts speed points (a penalty is
