@@ -52,6 +52,10 @@ class SimilarityError(Exception):
     pass
 
 
+class SimilarityTimeout(SimilarityError):
+    """sim_c ran past its time limit."""
+
+
 @dataclass
 class Passage:
     a_lines: Tuple[int, int]
@@ -142,34 +146,40 @@ def _strip_skeleton(lines: List[str], skel: List[str]) -> List[str]:
     return out
 
 
-_WORD = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|\S")
-_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern
-    float for goto if inline int long register restrict return short signed sizeof static struct
-    switch typedef union unsigned void volatile while bool true false __global__ __device__
-    __shared__ __host__ __constant__""".split())
-REPEAT_WINDOW = 4
-
-
-def _shape(line: str) -> str:
-    """A line as sim_c sees it, near enough: names and numbers as one token each."""
-    return " ".join(w if w in _KEYWORDS or not (w[0].isalnum() or w[0] == "_") else
-                    ("N" if w[0].isdigit() else "I") for w in _WORD.findall(line))
-
-
 def _drop_repeats(lines: List[str]) -> List[str]:
-    """Blank each line of the same shape as one of the REPEAT_WINDOW lines before it (its
-    names and numbers aside; line numbers kept): sim_c's time grows with the square of runs of
-    one pattern (two files of 2,000 lines of `int a;` took it 27 s, of 5,000 lines of `int aN;`
-    more than 120), and such runs are no one's work."""
-    out, recent = list(lines), []
+    """Blank each line that is the line before it again (spaces aside, at least three
+    characters of it; line numbers kept): a run of one line over and over is no one's work,
+    and sim_c's time grows with the square of such runs (two files of 2,000 lines of `int a;`
+    took it 27 s). Other padding is found by selfcheck."""
+    out, prev = list(lines), None
     for i, ln in enumerate(lines):
-        sh = _shape(ln)
-        if not sh:
-            continue
-        if sh in recent:
+        n = _norm(ln)
+        if len(n) >= 3 and n == prev:
             out[i] = ""
-        recent = (recent + [sh])[-REPEAT_WINDOW:]
+        prev = n
     return out
+
+
+# the seconds sim_c may take to compare one file with a copy of itself (a lab file takes a few
+# milliseconds; one long run of a pattern, on one line or many, takes minutes)
+SELF_TIMEOUT = 5.0
+
+
+def _selfcheck(tool: str, path: str, min_run: int, timeout: float) -> str:
+    """'' when sim_c compares PATH with a copy of itself within TIMEOUT; else why not: a file
+    of long repeated runs, which would hold up the class's comparison (sim_c's time grows with
+    the square of them) and is left out of it, said in the report."""
+    twin = path + ".twin"
+    shutil.copyfile(path, twin)
+    try:
+        _run([tool, "-p", "-a", "-e", "-T", "-i", "-r", str(min_run), "-t", "1"],
+             "%s\n%s\n" % (path, twin), timeout)
+    except SimilarityTimeout:
+        return ("the similarity tester could not compare it with a copy of itself within %g s "
+                "(long runs of one pattern)" % timeout)
+    finally:
+        os.unlink(twin)
+    return ""
 
 
 def _decode(data: bytes) -> str:
@@ -181,7 +191,7 @@ def _run(argv: List[str], stdin: Optional[str], timeout: float) -> str:
         p = subprocess.run(argv, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=timeout, universal_newlines=True, errors="replace")
     except subprocess.TimeoutExpired:
-        raise SimilarityError("%s took longer than %g s" % (argv[0], timeout)) from None
+        raise SimilarityTimeout("%s took longer than %g s" % (argv[0], timeout)) from None
     except OSError as e:
         raise SimilarityError("cannot run %s: %s" % (argv[0], e.strerror)) from None
     if p.returncode != 0:
@@ -240,6 +250,13 @@ def compare(current: Dict[str, Dict[str, Path]], *, skeleton: Dict[str, Path],
                     p.write_text(text, encoding="utf-8")
                     alias[str(p)] = (label, is_old)
                     (old_paths if is_old else new_paths).append(str(p))
+            for paths in (new_paths, old_paths):
+                for p in list(paths):
+                    why = _selfcheck(tool, p, min_run, SELF_TIMEOUT)
+                    if why:
+                        label = alias.pop(p)[0]
+                        paths.remove(p)
+                        report.notes.append("%s, %s: %s; left out" % (label, name, why))
             if len(new_paths) + min(len(old_paths), 1) < 2 or not new_paths:
                 continue
             listing = "\n".join(new_paths + (["/"] + old_paths if old_paths else [])) + "\n"
