@@ -97,6 +97,7 @@ class CpuLab(Base):
         student(s, "compile", ["int x = ;"])
         student(s, "forbidden", ["int kit_ref_conv(void) { return 1; }"])
         student(s, "swap", ["// v1 swap"])
+        student(s, "swapback", ["// v2 swapback"])
         student(s, "Zoë", ["// v1 correct"])
         student(s, "Zoé", ["// v1 correct"])
         student(s, ".hidden", ["// v1 correct"])
@@ -113,7 +114,7 @@ class CpuLab(Base):
         self.assertEqual(rows[0].split(",")[:11], ["student", "lab", "build", "tests_passed",
                                                    "tests_total", "correctness_pts", "perf_pts",
                                                    "total_pts", "max_pts", "status", "reason"])
-        self.assertEqual(len(rows), 19)     # 18 folders (the linked one refused, .hidden listed)
+        self.assertEqual(len(rows), 20)     # 19 folders (the linked one refused, .hidden listed)
 
     def test_statuses(self):
         self.expect("correct", "ok", 30)
@@ -167,6 +168,10 @@ class CpuLab(Base):
         r = self.expect("swap", "forbidden", 0)
         self.assertIn("replaced its program out/lab99", r["reason"])
         self.assertFalse([x for x in r["runs"] if x["name"].startswith("time-")])
+        # and one that puts its own back in a later run, before the checks: seen after the run
+        # that swapped it
+        r = self.expect("swapback", "forbidden", 0)
+        self.assertIn("replaced its program out/lab99", r["reason"])
 
     def test_names(self):
         ids = sorted(os.listdir(os.path.join(self.out, "students")))
@@ -232,7 +237,7 @@ class CpuLab(Base):
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick"], quiet=False)
         self.assertEqual(rc, 0, log)
-        self.assertIn("18 students (18 graded before)", log)
+        self.assertIn("19 students (19 graded before)", log)
         self.assertEqual({s: self.rec(s)["graded_at"] for s in before}, before)
         rc, log = grade(["--lab", "99", "--submissions", self.subs, "--out", self.out,
                          "--kit", self.kit, "--sandbox", "none", "--quick", "--seed", "1"])

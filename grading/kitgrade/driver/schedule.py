@@ -333,6 +333,7 @@ class Grading:
             with Held(self.cores) as held:
                 with self._phase("running", ph, "run"):
                     r = Runner(ctx, box, sd, slot, held.cs)
+                    r.digest = br.digest
                     if slot is not None:
                         r.gate = lambda: self._run_gate(slot, held, r)
                         self._share_clock(r, slot)
@@ -344,7 +345,7 @@ class Grading:
                             extra["sanitize_note"] = extras.sanitize(ctx, r, held.cs)
             if ctx.stop.is_set():
                 return None
-            swapped = build.program_changed(box, ctx.lab, br.digest)
+            swapped = r.swapped or build.program_changed(box, ctx.lab, br.digest)
             if swapped:                 # (checked again after the timed runs)
                 return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, b, files,
                                               fixed=("forbidden", swapped), extra=extra))
@@ -356,7 +357,7 @@ class Grading:
                     extra["profile_note"] = extras.profile(ctx, r, s)
             if ctx.stop.is_set():
                 return None
-            swapped = build.program_changed(box, ctx.lab, br.digest)
+            swapped = r.swapped or build.program_changed(box, ctx.lab, br.digest)
             if swapped:
                 return self.finish(sd, result(ctx.rub, st, ctx.lab.nn, b, files,
                                               fixed=("forbidden", swapped), extra=extra))

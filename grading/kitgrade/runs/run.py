@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..base import fsutil
 from ..base.safetext import one_line, source_names
+from ..lab import build
 from ..lab.build import BREACH_WORDS, num
 from ..lab.rubric import vname
 from . import check
@@ -134,6 +135,8 @@ class Runner:
         #                             limit or failed: in later cases they run alone
         self.cut_case = None        # the case the run of every case was in when it timed out
         self.tampered = ""          # why: the run put a link where the grader reads
+        self.digest = ""            # the program's as built and checked (schedule sets it)
+        self.swapped = ""           # why: a run put another program in its place
         self.nodev = False
         self.outcomes = []          # [Outcome]
         self.runs = []              # run_record()s
@@ -173,11 +176,18 @@ class Runner:
                                    pass_fds=pass_fds, cpus=cpus)
         for f in (so, se):              # a run's logs in OUT: a few MB, not output_mb each
             fsutil.cap_log(f)
+        self.check_program()
         t2 = time.monotonic()
         self.spent["gate"] += t1 - t0
         self.spent["runs"] += t2 - t1
         self.runs.append(run_record(self.ctx, name, res, t1, gpu=self.slot, cores=cpus))
         return res, se
+
+    def check_program(self):
+        """After each run: the program is still the one built and checked, else SWAPPED says
+        why (a run that put another in its place and back before a later check is caught)."""
+        if self.digest and not self.swapped:
+            self.swapped = build.program_changed(self.box, self.ctx.lab, self.digest)
 
     def run_env(self):
         """A correctness run's environment: on a GPU, waits for it sleep (KIT_GPU_WAIT=block)

@@ -10,6 +10,7 @@ behaviours taken from comment lines of the student's fake.c:
                                                    a copy in the launcher, a lying time)
     // exit0                (print PASS and leave at once)
     // vN swap              (its first run puts another program in the place of its own)
+    // vN swapback          (its first timed run does the same, its next puts its own back)
 The build puts the student's fake.c in the script as FAKE_C (common/lab.mk).
 The output of variant v for content `key` is the one fakecheck.py expects. GPU activity
 records (KIT_CUPTI_FD) are written as the injection library would.
@@ -146,16 +147,21 @@ def one(o, beh, cup, ctl=None):
         txt = []
         if "crash" in acts:
             os.kill(os.getpid(), signal.SIGSEGV)
-        if "swap" in acts and not os.path.exists(os.path.join(HERE, ME + ".orig")):
-            me = os.path.join(HERE, ME)
-            with open(me, "rb") as f:
-                text = f.read()
-            with open(me + ".orig", "wb") as f:
-                f.write(text)
-            with open(me + ".new", "wb") as f:
-                f.write(text + b"\n# another program\n")
-            os.chmod(me + ".new", 0o755)
-            os.rename(me + ".new", me)
+        me = os.path.join(HERE, ME)
+        if "swap" in acts or ("swapback" in acts and ctl):
+            acts.pop("swap", None)
+            acts.pop("swapback", None)      # once a process
+            if os.path.exists(me + ".orig"):
+                if ctl:                     # a timed run after the one that swapped it
+                    os.rename(me + ".orig", me)
+            else:
+                with open(me, "rb") as f:
+                    text = f.read()
+                os.link(me, me + ".orig")
+                with open(me + ".new", "wb") as f:
+                    f.write(text + b"\n# another program\n")
+                os.chmod(me + ".new", 0o755)
+                os.rename(me + ".new", me)
         if "crowded" in acts and o.get("together"):
             while True:
                 time.sleep(1)
