@@ -513,9 +513,18 @@ class EarlierCopies(unittest.TestCase):
         # c0 was there already (one commit newer than the one graded): nothing moves
         self.assertEqual(gitsub.after_copies(chain, dated, [(chain[1].id, 1, copy)]),
                          (dated, []))
-        # the commit graded then is gone: the line was rewritten, said
-        _, flags = gitsub.after_copies(chain, dated, [("f" * 40, 0, copy)])
+        # the commit graded then is gone: the line was rewritten, every commit from the copy
+        times, flags = gitsub.after_copies(chain, dated, [("f" * 40, 0, copy)])
+        self.assertEqual(times, [copy, copy])
         self.assertIn("rewritten: commit ffffffffffff", flags[0])
+        # a copy whose newest commit then (one dated after the deadline, say) is gone now,
+        # replaced by a backdated one: the new one counts from the copy too
+        times, flags = gitsub.after_copies(chain, dated, [(chain[1].id, 1, copy, "e" * 40)])
+        self.assertEqual(times, [copy, dated[1]])
+        self.assertIn("after-earlier-copy", flags[0])
+        # that copy's newest commit still there: nothing moves
+        self.assertEqual(gitsub.after_copies(chain, dated, [(chain[1].id, 1, copy,
+                                                             chain[0].id)]), (dated, []))
 
     def test_copies_seen_reads_the_archived_results(self):
         from kitgrade.course import history
@@ -529,7 +538,7 @@ class EarlierCopies(unittest.TestCase):
             (h / "2-results.json").write_text("not json")
             (h / "3-results.json").write_text('{"git": {"commit": "abc"}}')   # no copy time
             self.assertEqual(history.copies_seen(out, "alice"),
-                             [("abc", 2, parse_time("2025-03-15T00:10:00Z"))])
+                             [("abc", 2, parse_time("2025-03-15T00:10:00Z"), None)])
 
 
 class ClassAtTheDeadline(Base):

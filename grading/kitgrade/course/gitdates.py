@@ -47,24 +47,33 @@ def effective_times(chain: List[Commit]) -> List[datetime]:
 
 
 def after_copies(chain: List[Commit], times: List[datetime],
-                 seen: Sequence[Tuple[str, int, datetime]]) -> Tuple[List[datetime], List[str]]:
+                 seen: Sequence[tuple]) -> Tuple[List[datetime], List[str]]:
     """TIMES (effective_times of CHAIN) where earlier copies of the repository saw the line:
-    SEEN holds, for each, the commit graded then, how many commits were newer than it on the
-    line, and when that copy was made. A commit the line has now beyond those was pushed after
-    that copy, whatever its date says: it counts from the copy's time at the earliest. Also
-    the flags that say so (a line rewritten since is flagged too)."""
+    SEEN holds, for each, (the commit graded then, how many commits were newer than it on the
+    line, when that copy was made[, the line's newest commit then]). A commit the line has now
+    beyond what that copy had was pushed after it, whatever its date says: it counts from the
+    copy's time at the earliest. Where the newest commit then is gone, everything after the
+    commit graded was pushed again; where the commit graded then is gone, the line was
+    rewritten and every commit on it counts from the copy's time. Also the flags that say so."""
     out, flags = list(times), []
     pos = {c.id: i for i, c in enumerate(chain)}
-    for cid, newer, when in seen:
+    for cid, newer, when, *rest in seen:
+        tip = rest[0] if rest else None
         if cid not in pos:
+            late = len(chain)
             flags.append("rewritten: commit %s, graded from the copy of %s, is no longer on the "
-                         "line" % (cid[:12], format_time(when)))
-            continue
-        late = pos[cid] - max(0, newer)         # the newest LATE commits came after that copy
+                         "line: every commit on it counts from that copy" % (cid[:12],
+                                                                             format_time(when)))
+        elif tip and tip in pos:
+            late = pos[tip]                     # the commits newer than that copy's newest
+        elif tip:
+            late = pos[cid]                     # that copy's newer commits were replaced
+        else:
+            late = pos[cid] - max(0, newer)     # (a record without the newest commit)
         moved = [i for i in range(late) if out[i] < when]
         for i in range(late):
             out[i] = max(out[i], when)
-        if moved:
+        if moved and cid in pos:
             flags.append("after-earlier-copy: commit %s%s was not on the line at the copy of %s "
                          "though dated before it; counted from that copy" % (
                              chain[moved[0]].id[:12], " and %d more" % (len(moved) - 1)

@@ -88,6 +88,7 @@ class GitSubmission:
     submitted_at: Optional[str] = None
     submitted_from: str = ""    # 'platform' (--submitted) or 'commit'
     clone_time: Optional[str] = None
+    tip: Optional[str] = None   # the line's newest commit in this copy (gitdates.after_copies)
     files: Dict[str, str] = field(default_factory=dict)   # kit name -> path in the repository
     skipped: List[str] = field(default_factory=list)
     flags: List[str] = field(default_factory=list)
@@ -313,6 +314,7 @@ def take(repo, dest, *, files: Sequence[str], lab_dir: Optional[str] = None, log
         with reader.copy(repo) as gd:
             tip = reader.resolve(gd, ref)
             chain = reader.first_parents(gd, tip)
+            sub.tip = chain[0].id if chain else None
             if clone_time is None:
                 clone_time = reader.clone_time(gd)
             chosen = _choose(sub, chain, until, clone_time, submitted_at, seen)

@@ -203,10 +203,11 @@ def archive(out, name, *, seed=None, why: str = "regrade",
     return entry
 
 
-def copies_seen(out, name) -> List[Tuple[str, int, datetime]]:
+def copies_seen(out, name) -> List[tuple]:
     """What the earlier gradings of NAME from git saw (gitdates.after_copies): for each archived
     result with a commit and its copy's time, (the commit graded, how many commits were newer
-    than it on the line, when that copy was made). Unreadable results are passed over."""
+    than it on the line, when that copy was made, the line's newest commit then or None).
+    Unreadable results are passed over."""
     _check_name(name)
     hist = Path(out) / "history" / name
     seen = []
@@ -220,7 +221,8 @@ def copies_seen(out, name) -> List[Tuple[str, int, datetime]]:
             git = json.loads(data.decode("utf-8")).get("git") if data else None
             if isinstance(git, dict) and git.get("commit") and git.get("clone_time"):
                 seen.append((str(git["commit"]), int(git.get("newer_commits") or 0),
-                             datetime.fromisoformat(str(git["clone_time"]))))
+                             datetime.fromisoformat(str(git["clone_time"])),
+                             str(git["tip"]) if git.get("tip") else None))
         except (ValueError, TypeError, AttributeError, OverflowError):
             continue
     return seen
