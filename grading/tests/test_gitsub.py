@@ -367,6 +367,17 @@ class Hostile(Base):
         self.assertEqual(s.status, "refused")
         self.assertIn("memory", s.reason.lower())
 
+    def test_a_copy_time_that_is_no_time_is_refused_not_a_crash(self):
+        """The repository's own record of when it was copied (logs/HEAD) is its file too: a
+        zone of 99 hours or a year past 9999 refuses it, with the reason."""
+        for stamp in ("1741860000 +9999", "99999999999999999 +0000"):
+            repo, _ = self.make("clonetz%s" % stamp[-4:])
+            (repo / ".git" / "logs" / "HEAD").write_text(
+                "0" * 40 + " " + "1" * 40 + " A <a@b> %s\tclone: from x\n" % stamp)
+            s = take(repo, self.dest(), files=["conv.cu"], lab_dir=LAB, reader=self.reader)
+            self.assertEqual(s.status, "refused", stamp)
+            self.assertIn("is no time", s.reason)
+
     def test_submodule_and_folder(self):
         repo, cid = self.make("submodule")
         self.r.git(repo, "rm", "-q", "--cached", LAB + "/conv.cu")

@@ -250,8 +250,13 @@ class GitReader:
             if last:
                 off = last.group(2)
                 sign = -1 if off[0] == "-" else 1
-                tz = timezone(sign * timedelta(hours=int(off[1:3]), minutes=int(off[3:5])))
-                return datetime.fromtimestamp(int(last.group(1)), tz)
+                try:
+                    tz = timezone(sign * timedelta(hours=int(off[1:3]), minutes=int(off[3:5])))
+                    return datetime.fromtimestamp(int(last.group(1)), tz)
+                except (ValueError, OverflowError, OSError):
+                    # no time (a zone of 99 hours, a year past 9999): refused, not a crash
+                    raise GitError("the copy's own record of when it was made is no time "
+                                   "(%s)" % " ".join(last.group(0).split())[:60]) from None
         times = []
         for name in ("FETCH_HEAD", "packed-refs"):
             try:
