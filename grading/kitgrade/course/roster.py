@@ -333,8 +333,7 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
         # begin with (then the one most folders of one reading have), and a folder is read
         # only with it or with none: "lab01-a-alice", a stranger's account a-alice, is not
         # alice's where the class's folders are lab01-NAME (every lab01-a-... folder begins
-        # with lab01- too). Where two tie, no prefixed folder is read as anyone's: the
-        # instructor gives the prefix.
+        # with lab01- too). Where two tie, RosterError: the instructor gives the prefix.
         begins: Counter = Counter()
         for f in folders:
             low = name[f].lower()
@@ -343,15 +342,21 @@ def match_submissions(roster: Roster, folders: Iterable[str], *,
                 for cs in readings.values() for c in cs if c[0]}
         best = max(rank.values(), default=None)
         tied = sorted(p for p, r in rank.items() if r == best)
+        # a class of folders named LOGIN alone: more of them than folders of any prefix, and a
+        # stray zz-alice is read as nobody's
+        bare = sum(1 for f in folders if "-" not in name[f] or
+                   any(c[0] == "" for c in readings[f]))
+        if best is not None and bare > best[0]:
+            tied = [""]
+        if len(tied) > 1 and not best[1]:
+            tied = []               # no folder of one reading says: each folder as it reads
+        if len(tied) > 1:
+            # a grading of zeros for everyone would be worse than none: the instructor says
+            raise RosterError("the folders share no one prefix (%s, as many folders each): give "
+                              "the prefix (--prefix)" % " or ".join(_show(p) for p in tied))
         for f in folders:
-            if len(tied) == 1:
+            if tied:
                 readings[f] = [c for c in readings[f] if c[0].lower() in ("", tied[0])]
-            elif any(c[0] for c in readings[f]):
-                entries.append(Entry(login=name[f], folder=f, student=None, status="ambiguous",
-                                     reason="folder '%s': the class's folders share no one "
-                                            "prefix (%s): give the prefix"
-                                     % (_show(f), " or ".join(_show(p) for p in tied))))
-                readings[f] = []
     owner: Dict[int, List[Tuple[Tuple[bool, bool, bool], str]]] = {}
     for f in folders:
         cands = readings[f]
