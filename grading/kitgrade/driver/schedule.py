@@ -68,6 +68,7 @@ class Grading:
         self.fatal = None
         self.crashed = []           # [student]: the grader failed on them (internal-errors.txt)
         self.lock = threading.Lock()
+        self.ref_lock = threading.Lock()    # ref_box_for: making a slot's box
         self.boxes = set()
         self.active = {"building": 0, "running": 0, "timing": 0}
         self.done = 0
@@ -384,18 +385,18 @@ class Grading:
         """The reference's box for one timing slot (a box runs one command at a time, and the
         slots time at once): a copy of the reference's binary in a box of its own."""
         key = "-".join(str(x) for x in slot) if isinstance(slot, (list, tuple)) else str(slot)
-        with self.lock:
+        with self.ref_lock:                 # one box a slot, however many ask at once
             box = self.ref_boxes.get(key)
-        if box is not None:
+            if box is not None:
+                return box
+            data, why = self.ref_box.read_file("out/" + self.ctx.lab.binary, 1 << 30)
+            if data is None:
+                raise RuntimeError("the reference's binary cannot be read: " + why)
+            box = self.open_box(names.REF_BOX + "-" + key)
+            fsutil.bwrite(box, "out/" + self.ctx.lab.binary, data, mode=0o755)
+            with self.lock:
+                self.ref_boxes[key] = box
             return box
-        data, why = self.ref_box.read_file("out/" + self.ctx.lab.binary, 1 << 30)
-        if data is None:
-            raise RuntimeError("the reference's binary cannot be read: " + why)
-        box = self.open_box(names.REF_BOX + "-" + key)
-        fsutil.bwrite(box, "out/" + self.ctx.lab.binary, data, mode=0o755)
-        with self.lock:
-            self.ref_boxes[key] = box
-        return box
 
     def timed(self, r, tag, ph, give_back=None, early="not checked"):
         """{variant name: VarTiming} of the variants that earned a timed run: those that
