@@ -34,8 +34,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..base.fsutil import (DIR, _walk, box_mkdir, box_remove, box_write, parts, remove_at,
-                           why_not)
+from ..base.fsutil import (DIR, _walk, box_mkdir, box_remove, box_write, cap_log, parts,
+                           remove_at, why_not)
 from . import uidpool
 from .boxfiles import (_is_mount, _mount_tmpfs, _mounts_below, _umount, _under, _usage_at,
                        release_mounts_below)
@@ -449,7 +449,8 @@ class Box:
             cpus: Optional[List[int]] = None, on_cgroup=None) -> Result:
         """Run argv in the box: working folder cwd (as seen inside), exactly the environment
         env, stdin /dev/null, stdout and stderr appended to the grader's files (the same path
-        twice: one file), the descriptors pass_fds inherited, pinned to cpus when given. Every
+        twice: one file; cut to their first and last 512 KB after it: fsutil.cap_log), the
+        descriptors pass_fds inherited, pinned to cpus when given. Every
         process of the run is gone when it returns. ON_CGROUP, when given, is called before
         the run starts with the path of its cgroup's cpu.stat (None without a v2 cgroup)."""
         if self.closed:
@@ -458,7 +459,11 @@ class Box:
             r = _Run(self, [str(a) for a in argv], str(cwd), dict(env), limits, str(stdout),
                      str(stderr), tuple(pass_fds), cpus)
             r.on_cgroup = on_cgroup
-            return r.go()
+            try:
+                return r.go()
+            finally:                    # what it wrote there: a few MB, not output_mb a file
+                for f in {str(stdout), str(stderr)}:
+                    cap_log(f)
 
     # ---- the end
     def _kill_user(self) -> None:

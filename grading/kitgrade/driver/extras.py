@@ -55,7 +55,6 @@ def sanitize(ctx, r, cores):
         log = os.path.join(r.sd, "logs", "asan-build.log")
         res = r.box.run(argv, cwd=r.box.root, env=ctx.env(extra={"HOME": str(r.box.root)}),
                         limits=ctx.limits("build", cpus=cores), stdout=log, stderr=log, cpus=cores)
-        fsutil.cap_log(log)
         if res.rc != 0 or res.breach:
             return "the AddressSanitizer build failed (logs/asan-build.log)"
         binary = os.path.join(r.box.root, "asan", ctx.lab.binary)

@@ -174,8 +174,6 @@ class Runner:
                                    limits=lim,
                                    stdout=so, stderr=se,
                                    pass_fds=pass_fds, cpus=cpus)
-        for f in (so, se):              # a run's logs in OUT: a few MB, not output_mb each
-            fsutil.cap_log(f)
         self.check_program()
         t2 = time.monotonic()
         self.spent["gate"] += t1 - t0

@@ -191,8 +191,6 @@ class Timer(RunChecks):
                               pass_fds=fds, cpus=self.cpus, **hook)
         finally:
             end_ns = _now_ns()
-            for ext in (".out", ".err"):    # its logs in OUT: a few MB, not output_mb each
-                fsutil.cap_log(os.path.join(self.stu.sd, "logs", name + ext))
             if who == "student":
                 self.stu.check_program()
             if not srv.started:         # the run never began
